@@ -1,0 +1,82 @@
+import { resolve } from "node:path";
+import * as v from "valibot";
+import { ConfigError, flagVariable, logLevelVariable, optionalText, parseEnv, portVariable } from "../../lib/config-env.ts";
+import type { LogLevel } from "../../lib/logger.ts";
+
+/** The hub's configuration, parsed once from the environment (see shared runtime contract). */
+export interface HubConfig {
+  readonly http: { readonly host: string; readonly port: number; readonly allowedIps: readonly string[] };
+  readonly dataDir: string;
+  readonly webDir: string;
+  readonly ha: { readonly url: string; readonly token: string } | undefined;
+  readonly auth: { readonly username: string; readonly password: string } | undefined;
+  readonly logLevel: LogLevel;
+  readonly mdnsInterface: string | undefined;
+  /** Demo mode: no HA configured (or HUB_DEMO=1), the hub runs against the built-in simulated home. */
+  readonly demo: boolean;
+}
+
+const ipList = v.optional(
+  v.pipe(
+    v.string(),
+    v.transform((value) =>
+      value
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+    v.array(v.pipe(v.string(), v.ip("must be a comma-separated list of IP addresses"))),
+  ),
+  "",
+);
+
+const EnvSchema = v.object({
+  HUB_PORT: portVariable(8482, true),
+  HUB_HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "0.0.0.0"),
+  HUB_DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "./data/hub"),
+  HUB_WEB_DIR: optionalText,
+  HUB_ALLOWED_IPS: ipList,
+  HA_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((value) => (value === "" ? undefined : value)),
+      v.optional(
+        v.pipe(
+          v.string(),
+          v.url("must be a URL such as http://homeassistant.local:8123"),
+          v.regex(/^https?:\/\//i, "must start with http:// or https://"),
+        ),
+      ),
+    ),
+  ),
+  HA_TOKEN: optionalText,
+  HUB_AUTH_USERNAME: optionalText,
+  HUB_AUTH_PASSWORD: optionalText,
+  HUB_LOG_LEVEL: logLevelVariable,
+  HUB_MDNS_INTERFACE: optionalText,
+  HUB_DEMO: flagVariable,
+});
+
+/** Parses the hub configuration or throws a ConfigError with one readable line. */
+export function loadHubConfig(env: Record<string, string | undefined>, repoRoot: string): HubConfig {
+  const e = parseEnv(EnvSchema, env);
+  if (e.HA_URL && !e.HA_TOKEN && !e.HUB_DEMO) {
+    throw new ConfigError("invalid configuration: HA_TOKEN is required when HA_URL is set (a long-lived access token)");
+  }
+  if (Boolean(e.HUB_AUTH_USERNAME) !== Boolean(e.HUB_AUTH_PASSWORD)) {
+    throw new ConfigError("invalid configuration: set both HUB_AUTH_USERNAME and HUB_AUTH_PASSWORD, or neither");
+  }
+  const demo = e.HUB_DEMO || !e.HA_URL;
+  return Object.freeze({
+    http: { host: e.HUB_HOST, port: e.HUB_PORT, allowedIps: e.HUB_ALLOWED_IPS },
+    dataDir: resolve(e.HUB_DATA_DIR),
+    webDir: resolve(e.HUB_WEB_DIR ?? `${repoRoot}/dist/web/hub`),
+    ha: !demo && e.HA_URL && e.HA_TOKEN ? { url: e.HA_URL.replace(/\/+$/, ""), token: e.HA_TOKEN } : undefined,
+    auth:
+      e.HUB_AUTH_USERNAME && e.HUB_AUTH_PASSWORD ? { username: e.HUB_AUTH_USERNAME, password: e.HUB_AUTH_PASSWORD } : undefined,
+    logLevel: e.HUB_LOG_LEVEL,
+    mdnsInterface: e.HUB_MDNS_INTERFACE,
+    demo,
+  });
+}

@@ -1,0 +1,48 @@
+import { type DestinationStream, type LevelWithSilent, type Logger, pino } from "pino";
+
+export type { Logger } from "pino";
+
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Keys whose values never reach a log line, wherever they appear in a logged object. Secrets (HA token,
+ * admin and bot tokens, passwords, PINs) are redacted by pino before serialisation.
+ */
+export const REDACTED_KEYS = [
+  "token",
+  "accessToken",
+  "access_token",
+  "adminToken",
+  "password",
+  "pin",
+  "pinCode",
+  "secret",
+  "authorization",
+  "cookie",
+];
+
+export interface LoggerOptions {
+  name: string;
+  level: LogLevel | LevelWithSilent;
+  /** Extra destination (tests, the hub's in-memory ring); stdout when absent. */
+  destination?: DestinationStream;
+  /** Fields added to every line, e.g. `{demo: true}`. */
+  base?: Record<string, unknown>;
+}
+
+/** Builds the process' root logger; everything else gets children of it through the context. */
+export function createLogger(options: LoggerOptions): Logger {
+  const paths = REDACTED_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+  return pino(
+    {
+      name: options.name,
+      level: options.level,
+      base: { ...options.base },
+      redact: { paths, censor: "[redacted]" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}

@@ -1,0 +1,19 @@
+import type { MiddlewareHandler } from "hono";
+import type { Logger } from "./logger.ts";
+
+/**
+ * Logs one line per request (method, path without query, status, duration). Health probes and static assets
+ * log at debug so a busy panel does not flood the add-on log. Query strings are left out: they can carry tokens.
+ */
+export function requestLog(log: Logger): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const path = c.req.path;
+    const quiet = path.startsWith("/api/health") || !path.startsWith("/api/");
+    const entry = { method: c.req.method, path, status: c.res.status, ms: Math.round(performance.now() - started) };
+    if (c.res.status >= 500) log.error(entry, "request failed");
+    else if (quiet) log.debug(entry, "request");
+    else log.info(entry, "request");
+  };
+}

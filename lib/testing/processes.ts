@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+
+export interface Spawned {
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (or 128+signal) when the process ends. */
+  exited: Promise<number>;
+}
+
+/** Spawns a process with captured output; the caller must end it (see `stop`). */
+export function spawnCaptured(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Spawned {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  let text = "";
+  child.stdout?.on("data", (chunk) => {
+    text += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    text += chunk;
+  });
+  const exited = once(child, "exit").then(([code, signal]) =>
+    typeof code === "number" ? code : 128 + (signal === "SIGKILL" ? 9 : signal === "SIGTERM" ? 15 : 2),
+  );
+  return { child, output: () => text, exited };
+}
+
+/** Asks the OS for a free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+/** Polls `url` until it answers with one of `statuses`, or fails after `timeoutMs` with the process output. */
+export async function waitForHttp(url: string, timeoutMs = 20_000, statuses = [200]): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (statuses.includes(response.status)) return response;
+      last = `status ${response.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer in ${timeoutMs} ms (${last})`);
+}

@@ -1,0 +1,62 @@
+import { resolve } from "node:path";
+import * as v from "valibot";
+import { ConfigError, flagVariable, logLevelVariable, optionalText, parseEnv, portVariable } from "../../lib/config-env.ts";
+import type { LogLevel } from "../../lib/logger.ts";
+
+/** The portal's configuration, parsed once from the environment (see shared runtime contract). */
+export interface PortalConfig {
+  readonly http: { readonly host: string; readonly port: number };
+  readonly dataDir: string;
+  readonly webDir: string;
+  /** 32 raw bytes from PORTAL_SECRET_KEY, or undefined to use/generate the key file in the data dir. */
+  readonly secretKey: Buffer | undefined;
+  readonly admin: { readonly email: string; readonly password: string } | undefined;
+  readonly logLevel: LogLevel;
+  /** Demo mode: a simulated homeserver is started and registered as the default managed server. */
+  readonly demo: boolean;
+}
+
+const EnvSchema = v.object({
+  PORTAL_PORT: portVariable(8483, true),
+  PORTAL_HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "0.0.0.0"),
+  PORTAL_DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "./data/portal"),
+  PORTAL_WEB_DIR: optionalText,
+  PORTAL_SECRET_KEY: optionalText,
+  PORTAL_ADMIN_EMAIL: v.optional(v.pipe(optionalText, v.optional(v.pipe(v.string(), v.email("must be an e-mail address"))))),
+  PORTAL_ADMIN_PASSWORD: optionalText,
+  PORTAL_LOG_LEVEL: logLevelVariable,
+  PORTAL_DEMO: flagVariable,
+  HA_URL: optionalText,
+});
+
+/** Decodes a 32-byte key written as 64 hex digits or as base64 (standard or URL-safe). */
+export function decodeSecretKey(text: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
+  if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(text) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(text))) {
+    throw new ConfigError("invalid configuration: PORTAL_SECRET_KEY must be 32 bytes, as 64 hex digits or 44 base64 characters");
+  }
+  return key;
+}
+
+export function loadPortalConfig(env: Record<string, string | undefined>, repoRoot: string): PortalConfig {
+  const e = parseEnv(EnvSchema, env);
+  if (Boolean(e.PORTAL_ADMIN_EMAIL) !== Boolean(e.PORTAL_ADMIN_PASSWORD)) {
+    throw new ConfigError("invalid configuration: set both PORTAL_ADMIN_EMAIL and PORTAL_ADMIN_PASSWORD, or neither");
+  }
+  if (e.PORTAL_ADMIN_PASSWORD !== undefined && e.PORTAL_ADMIN_PASSWORD.length < 8) {
+    throw new ConfigError("invalid configuration: PORTAL_ADMIN_PASSWORD must have at least 8 characters");
+  }
+  return Object.freeze({
+    http: { host: e.PORTAL_HOST, port: e.PORTAL_PORT },
+    dataDir: resolve(e.PORTAL_DATA_DIR),
+    webDir: resolve(e.PORTAL_WEB_DIR ?? `${repoRoot}/dist/web/portal`),
+    secretKey: e.PORTAL_SECRET_KEY === undefined ? undefined : decodeSecretKey(e.PORTAL_SECRET_KEY),
+    admin:
+      e.PORTAL_ADMIN_EMAIL && e.PORTAL_ADMIN_PASSWORD
+        ? { email: e.PORTAL_ADMIN_EMAIL.toLowerCase(), password: e.PORTAL_ADMIN_PASSWORD }
+        : undefined,
+    logLevel: e.PORTAL_LOG_LEVEL,
+    // Same rule as the hub: demo when nothing real is configured, never when HA_URL points at a real home.
+    demo: e.PORTAL_DEMO || !e.HA_URL,
+  });
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# ==============================================================================
+# Matter Hub add-on: starts the hub and the registration portal and supervises both.
+# Inside the add-on it reads /data/options.json (with bashio when present, otherwise with node) and exports the
+# runtime variables; outside it keeps the defaults and whatever the environment already sets.
+# SIGTERM/SIGINT are forwarded to both servers and the script exits 0 after a clean stop. When either server
+# dies on its own, the other is stopped and the script exits non-zero so the Supervisor's watchdog restarts us.
+# ==============================================================================
+set -euo pipefail
+
+APP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+OPTIONS_FILE=${ADDON_OPTIONS_FILE:-/data/options.json}
+STOP_GRACE_SECONDS=${STOP_GRACE_SECONDS:-50}
+
+log() { printf '[run.sh] %s\n' "$*" >&2; }
+
+have_bashio() { [ -f /usr/lib/bashio/bashio.sh ] || command -v bashio >/dev/null 2>&1; }
+
+# option KEY: prints the add-on option's value, or nothing when it is unset or null.
+option() {
+  node -e '
+    const o = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const v = o[process.argv[2]];
+    if (v !== undefined && v !== null) process.stdout.write(String(v));
+  ' "$OPTIONS_FILE" "$1"
+}
+
+# Asks the Supervisor for one field of this add-on's info (used when bashio is not available).
+supervisor_addon_info() {
+  node -e '
+    fetch("http://supervisor/addons/self/info", { headers: { Authorization: "Bearer " + process.env.SUPERVISOR_TOKEN } })
+      .then((r) => r.json()).then((j) => { const v = j.data?.[process.argv[1]]; if (v != null) process.stdout.write(typeof v === "object" ? JSON.stringify(v) : String(v)); })
+      .catch(() => process.exit(1));
+  ' "$1"
+}
+
+if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
+  log "add-on mode: reading $OPTIONS_FILE"
+  if have_bashio; then
+    # shellcheck disable=SC1091
+    source /usr/lib/bashio/bashio.sh
+    ingress_port=$(bashio::addon.ingress_port)
+    portal_port=$(bashio::addon.port "8483/tcp" || true)
+  else
+    ingress_port=$(supervisor_addon_info ingress_port)
+    portal_port=$(supervisor_addon_info network | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const n=JSON.parse(s)["8483/tcp"];if(n)process.stdout.write(String(n))}catch{}})' || true)
+  fi
+  export HA_URL=http://supervisor/core
+  export HA_TOKEN=$SUPERVISOR_TOKEN
+  export HUB_PORT=${ingress_port:-8482}
+  export HUB_DATA_DIR=/data/hub PORTAL_DATA_DIR=/data/portal
+  # The ingress port is on the host network: only the Supervisor's proxy and our own health check may use it.
+  export HUB_ALLOWED_IPS=172.30.32.2,127.0.0.1,::1
+  level=$(option log_level); export HUB_LOG_LEVEL=${level:-info} PORTAL_LOG_LEVEL=${level:-info}
+  export HUB_AUTH_USERNAME=$(option hub_username) HUB_AUTH_PASSWORD=$(option hub_password)
+  export HUB_MDNS_INTERFACE=$(option mdns_interface)
+  export PORTAL_ADMIN_EMAIL=$(option portal_admin_email) PORTAL_ADMIN_PASSWORD=$(option portal_admin_password)
+  export PORTAL_PORT=${portal_port:-8483}
+  [ "$(option portal_enabled)" = "true" ] && PORTAL_ENABLED=1 || PORTAL_ENABLED=0
+  unset HUB_DEMO PORTAL_DEMO
+  # The container's HEALTHCHECK reads the ingress port from here (it is chosen by the Supervisor).
+  echo "$HUB_PORT" > /tmp/matter-hub.port
+else
+  PORTAL_ENABLED=${PORTAL_ENABLED:-1}
+fi
+
+HUB_DATA_DIR=${HUB_DATA_DIR:-./data/hub}
+mkdir -p "$HUB_DATA_DIR"
+# Only this container runs the hub, so matter.js locks left by a killed process are stale: remove them, or the
+# storage would refuse to open after a crash or a power cut.
+find "$HUB_DATA_DIR" \( -name matter.lock -o -name matter.pid \) -type f -print -delete 2>/dev/null |
+  while read -r stale; do log "removed stale lock $stale"; done
+
+# Compiled JavaScript when built (the image), TypeScript through tsx otherwise (a fresh clone).
+server_command() {
+  if [ -f "$APP_DIR/dist/server/$1/src/main.js" ]; then
+    echo node "$APP_DIR/dist/server/$1/src/main.js"
+  else
+    echo node --import tsx "$APP_DIR/$1/src/main.ts"
+  fi
+}
+
+declare -A names=()
+pids=()
+start_server() {
+  # shellcheck disable=SC2046
+  $(server_command "$1") &
+  pids+=($!)
+  names[$!]=$1
+  log "started $1 (pid $!)"
+}
+
+stopping=0
+stop_all() {
+  local pid
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  # A server that ignores SIGTERM gets SIGKILL before the Supervisor's own timeout does it to all of us.
+  # It ends by itself as soon as every server is gone, and holds none of our output streams open.
+  (
+    deadline=$((SECONDS + STOP_GRACE_SECONDS))
+    while [ "$SECONDS" -lt "$deadline" ]; do
+      alive=0
+      for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+      [ "$alive" = 0 ] && exit 0
+      sleep 0.2
+    done
+    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  ) </dev/null >/dev/null 2>&1 &
+}
+on_signal() {
+  [ "$stopping" = 1 ] && return
+  stopping=1
+  log "received $1, stopping servers"
+  stop_all
+}
+trap 'on_signal SIGTERM' TERM
+trap 'on_signal SIGINT' INT
+
+start_server hub
+[ "$PORTAL_ENABLED" = 1 ] && start_server portal
+
+failed=0
+while :; do
+  running=()
+  for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && running+=("$pid"); done
+  [ ${#running[@]} -eq 0 ] && break
+  status=0
+  exited=
+  wait -n -p exited "${running[@]}" || status=$?
+  if [ -z "${exited:-}" ]; then continue; fi # interrupted by a signal: the trap has run, keep waiting
+  if [ "$stopping" = 0 ]; then
+    log "${names[$exited]} exited unexpectedly (status $status); stopping the rest"
+    failed=$(( status == 0 ? 1 : status ))
+    stopping=1
+    stop_all
+  elif [ "$status" -ne 0 ] && [ "$failed" = 0 ]; then
+    log "${names[$exited]} exited with status $status while stopping"
+    failed=$status
+  fi
+done
+if [ "$failed" != 0 ]; then exit "$failed"; fi
+log "stopped cleanly"
+exit 0
