@@ -10,6 +10,7 @@ set -euo pipefail
 
 APP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OPTIONS_FILE=${ADDON_OPTIONS_FILE:-/data/options.json}
+SUPERVISOR_API=${SUPERVISOR_API:-http://supervisor}
 STOP_GRACE_SECONDS=${STOP_GRACE_SECONDS:-50}
 
 log() { printf '[run.sh] %s\n' "$*" >&2; }
@@ -27,8 +28,8 @@ option() {
 
 # Asks the Supervisor for one field of this add-on's info (used when bashio is not available).
 supervisor_addon_info() {
-  node -e '
-    fetch("http://supervisor/addons/self/info", { headers: { Authorization: "Bearer " + process.env.SUPERVISOR_TOKEN } })
+  SUPERVISOR_API=$SUPERVISOR_API node -e '
+    fetch(process.env.SUPERVISOR_API + "/addons/self/info", { headers: { Authorization: "Bearer " + process.env.SUPERVISOR_TOKEN } })
       .then((r) => r.json()).then((j) => { const v = j.data?.[process.argv[1]]; if (v != null) process.stdout.write(typeof v === "object" ? JSON.stringify(v) : String(v)); })
       .catch(() => process.exit(1));
   ' "$1"
@@ -36,7 +37,7 @@ supervisor_addon_info() {
 
 if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
   log "add-on mode: reading $OPTIONS_FILE"
-  if have_bashio; then
+  if have_bashio && [ "$SUPERVISOR_API" = http://supervisor ]; then
     # shellcheck disable=SC1091
     source /usr/lib/bashio/bashio.sh
     ingress_port=$(bashio::addon.ingress_port)
@@ -45,10 +46,11 @@ if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
     ingress_port=$(supervisor_addon_info ingress_port)
     portal_port=$(supervisor_addon_info network | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const n=JSON.parse(s)["8483/tcp"];if(n)process.stdout.write(String(n))}catch{}})' || true)
   fi
-  export HA_URL=http://supervisor/core
+  export HA_URL=$SUPERVISOR_API/core
   export HA_TOKEN=$SUPERVISOR_TOKEN
   export HUB_PORT=${ingress_port:-8482}
-  export HUB_DATA_DIR=/data/hub PORTAL_DATA_DIR=/data/portal
+  data_root=$(dirname "$OPTIONS_FILE")
+  export HUB_DATA_DIR=$data_root/hub PORTAL_DATA_DIR=$data_root/portal
   # The ingress port is on the host network: only the Supervisor's proxy and our own health check may use it.
   export HUB_ALLOWED_IPS=172.30.32.2,127.0.0.1,::1
   level=$(option log_level); export HUB_LOG_LEVEL=${level:-info} PORTAL_LOG_LEVEL=${level:-info}
@@ -59,7 +61,7 @@ if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
   [ "$(option portal_enabled)" = "true" ] && PORTAL_ENABLED=1 || PORTAL_ENABLED=0
   unset HUB_DEMO PORTAL_DEMO
   # The container's HEALTHCHECK reads the ingress port from here (it is chosen by the Supervisor).
-  echo "$HUB_PORT" > /tmp/matter-hub.port
+  echo "$HUB_PORT" > "${HUB_PORT_FILE:-/tmp/matter-hub.port}"
 else
   PORTAL_ENABLED=${PORTAL_ENABLED:-1}
 fi
@@ -71,9 +73,10 @@ mkdir -p "$HUB_DATA_DIR"
 find "$HUB_DATA_DIR" \( -name matter.lock -o -name matter.pid \) -type f -print -delete 2>/dev/null |
   while read -r stale; do log "removed stale lock $stale"; done
 
-# Compiled JavaScript when built (the image), TypeScript through tsx otherwise (a fresh clone).
+# Compiled JavaScript in the image (NODE_ENV=production, `npm run build:server`), TypeScript through tsx otherwise,
+# so a developer's stale dist/ never shadows the sources.
 server_command() {
-  if [ -f "$APP_DIR/dist/server/$1/src/main.js" ]; then
+  if [ "${NODE_ENV:-}" = production ] && [ -f "$APP_DIR/dist/server/$1/src/main.js" ]; then
     echo node "$APP_DIR/dist/server/$1/src/main.js"
   else
     echo node --import tsx "$APP_DIR/$1/src/main.ts"

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -68,5 +69,51 @@ describe("run.sh", () => {
     assert.notEqual(code, 0, run.output());
     assert.ok(!alive(pids.hub), "hub was stopped too");
     assert.match(run.output(), /portal exited unexpectedly/);
+  });
+
+  it("in the add-on reads options.json and the Supervisor, clears stale Matter locks, and keeps secrets out of logs", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "run-sh-addon-"));
+    dirs.push(dataDir);
+    const ingressPort = await freePort();
+    const supervisor = createServer((request, response) => {
+      const authorised = request.headers.authorization === "Bearer supervisor-secret-token";
+      response.writeHead(authorised ? 200 : 401, { "content-type": "application/json" });
+      response.end(JSON.stringify({ result: "ok", data: { ingress_port: ingressPort, network: { "8483/tcp": null } } }));
+    });
+    supervisor.listen(0, "127.0.0.1");
+    await new Promise((resolve) => supervisor.once("listening", resolve));
+    const supervisorPort = (supervisor.address() as { port: number }).port;
+    writeFileSync(
+      join(dataDir, "options.json"),
+      JSON.stringify({ log_level: "debug", portal_enabled: false, hub_username: null, mdns_interface: "lo" }),
+    );
+    const lockDir = join(dataDir, "hub", "matter", "bridge-1");
+    mkdirSync(lockDir, { recursive: true });
+    writeFileSync(join(lockDir, "matter.lock"), "");
+    writeFileSync(join(lockDir, "matter.pid"), "12345 abc");
+    const env = {
+      ...process.env,
+      ADDON_OPTIONS_FILE: join(dataDir, "options.json"),
+      SUPERVISOR_TOKEN: "supervisor-secret-token",
+      SUPERVISOR_API: `http://127.0.0.1:${supervisorPort}`,
+      HUB_PORT_FILE: join(dataDir, "hub.port"),
+    };
+    const run = spawnCaptured(join(root, "run.sh"), [], { cwd: root, env });
+    try {
+      const health = (await (await waitForHttp(`http://127.0.0.1:${ingressPort}/api/health`, 30_000)).json()) as {
+        demo: boolean;
+      };
+      assert.equal(health.demo, false, "a real Home Assistant (the Supervisor's proxy) is configured");
+      assert.equal(readFileSync(join(dataDir, "hub.port"), "utf8").trim(), String(ingressPort));
+      assert.ok(!existsSync(join(lockDir, "matter.lock")) && !existsSync(join(lockDir, "matter.pid")));
+      assert.match(run.output(), /removed stale lock/);
+      assert.doesNotMatch(run.output(), /started portal/);
+      assert.match(run.output(), /"level":"debug"/);
+    } finally {
+      run.child.kill("SIGTERM");
+      assert.equal(await run.exited, 0, run.output());
+      supervisor.close();
+    }
+    assert.doesNotMatch(run.output(), /supervisor-secret-token/);
   });
 });

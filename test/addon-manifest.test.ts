@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
+import YAML from "yaml";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const schemaDir = `${root}/../shared/addon-schema`;
+const read = (path: string) => readFileSync(`${root}/${path}`, "utf8");
+
+/** Loads one of the add-on linter's schemas with the two fix-ups SOURCE.md documents (Python named groups). */
+function loadSchema(name: string): { properties: Record<string, { default?: unknown }> } {
+  return JSON.parse(readFileSync(`${schemaDir}/${name}`, "utf8").replaceAll("(?P<", "(?<"));
+}
+
+function validate(schemaName: string, document: unknown): string[] {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  const check = ajv.compile(loadSchema(schemaName));
+  return check(document) ? [] : (check.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+/** The linter's extra rule: a key set to its schema default "should be removed, it uses a default value". */
+function defaultValued(schemaName: string, document: Record<string, unknown>): string[] {
+  const { properties } = loadSchema(schemaName);
+  return Object.entries(document)
+    .filter(
+      ([key, value]) =>
+        properties[key] && "default" in properties[key] && JSON.stringify(properties[key].default) === JSON.stringify(value),
+    )
+    .map(([key]) => key);
+}
+
+const config = YAML.parse(read("config.yaml")) as Record<string, unknown> & {
+  version: string;
+  options: Record<string, unknown>;
+  schema: Record<string, string>;
+};
+const build = YAML.parse(read("build.yaml")) as Record<string, unknown>;
+
+describe("add-on manifest", () => {
+  it("config.yaml validates against the add-on linter's schema, with no default-valued key", () => {
+    assert.deepEqual(validate("config.schema.json", config), []);
+    assert.deepEqual(defaultValued("config.schema.json", config), []);
+    assert.equal(config.watchdog, undefined, "the linter rejects watchdog; the Dockerfile has a HEALTHCHECK");
+    assert.deepEqual(config.arch, ["aarch64", "amd64"]);
+    assert.equal(config.host_network, true);
+    assert.equal(config.homeassistant_api, true);
+    assert.equal(config.ingress, true);
+  });
+
+  it("build.yaml validates against the build schema, with no default-valued key", () => {
+    assert.deepEqual(validate("build.schema.json", build), []);
+    assert.deepEqual(defaultValued("build.schema.json", build), []);
+    assert.deepEqual(Object.keys(build.build_from as object).sort(), ["aarch64", "amd64"]);
+  });
+
+  it("quotes the version and keeps it equal to package.json and the newest CHANGELOG entry", () => {
+    assert.match(read("config.yaml"), /^version: "\d+\.\d+\.\d+"$/m);
+    assert.equal(config.version, JSON.parse(read("package.json")).version);
+    assert.equal(read("CHANGELOG.md").match(/^## (\S+)/m)?.[1], config.version);
+  });
+
+  it("names and describes every option in translations/en.yaml", () => {
+    const translations = YAML.parse(read("translations/en.yaml")) as {
+      configuration: Record<string, { name: string; description: string }>;
+      network: Record<string, string>;
+    };
+    for (const option of Object.keys(config.schema)) {
+      assert.ok(translations.configuration[option]?.name, `name for ${option}`);
+      assert.ok(translations.configuration[option]?.description, `description for ${option}`);
+    }
+    for (const port of Object.keys(config.ports as object)) assert.ok(translations.network[port], `description for ${port}`);
+  });
+
+  it("documents every option in DOCS.md under the usual sections", () => {
+    const docs = read("DOCS.md");
+    for (const section of ["## Installation", "## Configuration", "## Known limitations", "## Support"]) {
+      assert.ok(docs.includes(section), section);
+    }
+    for (const option of Object.keys(config.schema)) assert.ok(docs.includes(`### Option: \`${option}\``), option);
+  });
+
+  it("has the files the Supervisor reads, and no other config.* file anywhere", () => {
+    for (const file of ["DOCS.md", "CHANGELOG.md", "icon.png", "logo.png", "repository.yaml", "Dockerfile", "run.sh"]) {
+      assert.ok(statSync(`${root}/${file}`).size > 0, file);
+    }
+    assert.ok(statSync(`${root}/run.sh`).mode & 0o111, "run.sh is executable");
+    const png = (file: string) => readFileSync(`${root}/${file}`).subarray(0, 8).toString("hex");
+    assert.equal(png("icon.png"), "89504e470d0a1a0a");
+    assert.equal(png("logo.png"), "89504e470d0a1a0a");
+    const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    const configs = tracked.split("\n").filter((file) => /(^|\/)config\.(ya?ml|json)$/.test(file));
+    assert.deepEqual(configs, ["config.yaml"]);
+  });
+
+  it("Dockerfile pins its base, runs Node 22, carries io.hass labels, a HEALTHCHECK and run.sh as entry", () => {
+    const dockerfile = read("Dockerfile");
+    assert.match(dockerfile, /^ARG BUILD_FROM=\S+:\S+$/m);
+    assert.match(dockerfile, /FROM \$\{BUILD_FROM\}/);
+    assert.match(dockerfile, /node:22/);
+    for (const label of ["io.hass.type", "io.hass.version", "io.hass.arch"]) assert.ok(dockerfile.includes(label), label);
+    assert.match(dockerfile, /^HEALTHCHECK /m);
+    assert.match(dockerfile, /run\.sh/);
+  });
+});
