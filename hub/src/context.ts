@@ -1,5 +1,6 @@
 import type { Logger } from "../../lib/logger.ts";
 import type { HubConfig } from "./config.ts";
+import type { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
 
 /** What the health record reports about the services the hub depends on; each later part plugs itself in. */
 export interface HealthSources {
@@ -18,4 +19,6 @@ export interface HubContext {
   /** Epoch ms when the process started serving. */
   readonly startedAt: number;
   readonly health: HealthSources;
+  /** The link to Home Assistant and the in-memory model of its states and registries. */
+  readonly homeAssistant: HomeAssistantService;
 }

@@ -1,20 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { memoryLogger } from "../../lib/testing/fixtures.ts";
 import { freePort, spawnCaptured, waitForHttp } from "../../lib/testing/processes.ts";
-import { loadHubConfig } from "../src/config.ts";
 import type { HubContext } from "../src/context.ts";
 import { createHubApp } from "../src/http/app.ts";
+import { createTestHub } from "./support/test-context.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 function testContext(overrides: Partial<HubContext> = {}, env: Record<string, string> = {}): HubContext {
+  const { ctx } = createTestHub({ env });
   return {
-    config: loadHubConfig({ HUB_DATA_DIR: "/tmp/hub-test", ...env }, root),
-    log: memoryLogger().log,
-    version: "9.9.9",
-    startedAt: Date.now() - 5000,
+    ...ctx,
     health: {
       homeAssistant: () => ({ connected: true }),
       bridges: () => ({ total: 2, running: 2, stopped: 0, failed: 0 }),

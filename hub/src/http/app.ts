@@ -3,6 +3,7 @@ import { requestLog } from "../../../lib/request-log.ts";
 import { webUi } from "../../../lib/web-ui.ts";
 import type { HubContext } from "../context.ts";
 import { healthRoutes } from "../health/health.routes.ts";
+import { homeAssistantRoutes } from "../home-assistant/home-assistant.routes.ts";
 import { hubErrorHandler, hubNotFound } from "./errors.ts";
 import { ingressBase, ipAllowList } from "./ingress.ts";
 
@@ -16,6 +17,7 @@ export function createHubApp(ctx: HubContext): Hono {
   app.use(requestLog(log));
 
   app.route("/api/health", healthRoutes(ctx));
+  app.route("/api/home-assistant", homeAssistantRoutes(ctx.homeAssistant));
 
   app.all("/api/*", hubNotFound);
   app.route(

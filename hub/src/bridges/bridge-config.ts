@@ -1,0 +1,48 @@
+import * as v from "valibot";
+import { BridgeFilterSchema } from "./filter.ts";
+
+/** Matter's limits for the strings a bridge exposes (BasicInformation: NodeLabel/ProductName ≤ 32). */
+export const MAX_BRIDGE_NAME = 32;
+export const MIN_MATTER_PORT = 1024;
+export const DEFAULT_MATTER_PORT = 5540;
+
+const name = v.pipe(
+  v.string("name must be a string"),
+  v.trim(),
+  v.nonEmpty("name must not be empty"),
+  v.maxLength(MAX_BRIDGE_NAME, `name must be at most ${MAX_BRIDGE_NAME} characters (Matter's node label limit)`),
+);
+const port = v.pipe(
+  v.number("port must be a number"),
+  v.integer("port must be an integer"),
+  v.minValue(MIN_MATTER_PORT, `port must be between ${MIN_MATTER_PORT} and 65535`),
+  v.maxValue(65535, `port must be between ${MIN_MATTER_PORT} and 65535`),
+);
+const priority = v.pipe(v.number(), v.integer("priority must be an integer"), v.minValue(0), v.maxValue(10_000));
+
+/** What a client may send to create a bridge (hub spec: name, port, filter; plus our extra fields). */
+export const CreateBridgeSchema = v.object({
+  name,
+  port,
+  filter: v.optional(BridgeFilterSchema, { include: [], exclude: [], includeHidden: false }),
+  priority: v.optional(priority, 100),
+  /** Expose the device(s) as a standalone Matter node without an aggregator (no plugins on such a bridge). */
+  serverMode: v.optional(v.boolean(), false),
+  /** Start with the hub (and after a restart); set false by `stop`, true by `start`. */
+  autoStart: v.optional(v.boolean(), true),
+});
+export type CreateBridge = v.InferOutput<typeof CreateBridgeSchema>;
+
+/** An update may change any of the create fields; omitted fields keep their value. */
+export const UpdateBridgeSchema = v.partial(CreateBridgeSchema);
+export type UpdateBridge = v.InferOutput<typeof UpdateBridgeSchema>;
+
+/** A stored bridge: its configuration and its Matter pairing parameters. */
+export interface BridgeConfig extends CreateBridge {
+  id: string;
+  /** Setup PIN and discriminator, generated once and renewed by factory reset. */
+  passcode: number;
+  discriminator: number;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import * as v from "valibot";
+import { viewEntity } from "../home-assistant/entity-view.ts";
+import { HomeAssistantModel } from "../home-assistant/ha-model.ts";
+import type { EntityRegistryEntry } from "../home-assistant/types.ts";
+import { type BridgeFilter, BridgeFilterSchema, compileFilter, globToRegExp } from "./filter.ts";
+
+const entry = (entity_id: string, extra: Partial<EntityRegistryEntry> = {}): EntityRegistryEntry => ({
+  entity_id,
+  id: entity_id,
+  unique_id: entity_id,
+  platform: "hue",
+  device_id: null,
+  area_id: null,
+  config_entry_id: null,
+  disabled_by: null,
+  hidden_by: null,
+  entity_category: null,
+  has_entity_name: false,
+  name: null,
+  original_name: null,
+  icon: null,
+  labels: [],
+  ...extra,
+});
+
+function home(): HomeAssistantModel {
+  const model = new HomeAssistantModel();
+  model.setRegistries({
+    entities: [
+      entry("light.kitchen", { device_id: "d-kitchen" }),
+      entry("light.desk", { area_id: "office", labels: ["voice"] }),
+      entry("light.hidden", { hidden_by: "user" }),
+      entry("light.disabled", { disabled_by: "user" }),
+      entry("sensor.kitchen_temperature", { device_id: "d-kitchen", platform: "zha", device_class: "temperature" }),
+      entry("sensor.kitchen_signal", { device_id: "d-kitchen", entity_category: "diagnostic" }),
+      entry("switch.garden", { device_id: "d-garden", area_id: "office" }),
+    ],
+    devices: [
+      {
+        id: "d-kitchen",
+        name: "Kitchen hub",
+        name_by_user: null,
+        manufacturer: null,
+        model: null,
+        sw_version: null,
+        hw_version: null,
+        area_id: "kitchen",
+        labels: ["night"],
+        disabled_by: null,
+        entry_type: null,
+        via_device_id: null,
+        config_entries: [],
+      },
+      {
+        id: "d-garden",
+        name: "Garden",
+        name_by_user: "Garden socket",
+        manufacturer: null,
+        model: null,
+        sw_version: null,
+        hw_version: null,
+        area_id: "garden",
+        labels: [],
+        disabled_by: null,
+        entry_type: null,
+        via_device_id: null,
+        config_entries: [],
+      },
+    ],
+    areas: [
+      { area_id: "kitchen", name: "Kitchen", floor_id: null, icon: null, labels: [], aliases: [], picture: null },
+      { area_id: "office", name: "Home Office", floor_id: null, icon: null, labels: [], aliases: [], picture: null },
+      { area_id: "garden", name: "Garden", floor_id: null, icon: null, labels: [], aliases: [], picture: null },
+    ],
+    labels: [
+      { label_id: "voice", name: "Voice assistants", color: null, icon: null, description: null },
+      { label_id: "night", name: "Night mode", color: null, icon: null, description: null },
+    ],
+  });
+  return model;
+}
+
+function select(filter: Partial<BridgeFilter>): string[] {
+  const model = home();
+  const compiled = compileFilter(v.parse(BridgeFilterSchema, filter), model);
+  return [...model.entityIds()].filter((id) => compiled.matches(viewEntity(model, id)!)).sort();
+}
+
+describe("bridge filter", () => {
+  it("selects by domain; an empty include selects everything visible; disabled never, hidden only on request", () => {
+    assert.deepEqual(select({ include: [{ type: "domain", value: "light" }] }), ["light.desk", "light.kitchen"]);
+    assert.equal(select({}).length, 5);
+    assert.ok(select({ includeHidden: true, include: [{ type: "domain", value: "light" }] }).includes("light.hidden"));
+    assert.ok(!select({ includeHidden: true }).includes("light.disabled"));
+  });
+
+  it("matches areas by id or name, falling back to the device's area", () => {
+    assert.deepEqual(select({ include: [{ type: "area", value: "kitchen" }] }), [
+      "light.kitchen",
+      "sensor.kitchen_signal",
+      "sensor.kitchen_temperature",
+    ]);
+    assert.deepEqual(select({ include: [{ type: "area", value: "Home Office" }] }), ["light.desk", "switch.garden"]);
+    // The entity's own area overrides its device's.
+    assert.deepEqual(select({ include: [{ type: "area", value: "garden" }] }), []);
+  });
+
+  it("matches labels by id or display name, on the entity or its device", () => {
+    assert.deepEqual(select({ include: [{ type: "label", value: "voice" }] }), ["light.desk"]);
+    assert.deepEqual(select({ include: [{ type: "label", value: "Voice Assistants" }] }), ["light.desk"]);
+    assert.deepEqual(select({ include: [{ type: "label", value: "Night mode" }] }).length, 3);
+  });
+
+  it("supports pattern, regex, platform, entity_category, device_class and device rules; exclude wins", () => {
+    assert.deepEqual(select({ include: [{ type: "pattern", value: "sensor.kitchen_*" }] }), [
+      "sensor.kitchen_signal",
+      "sensor.kitchen_temperature",
+    ]);
+    assert.deepEqual(select({ include: [{ type: "regex", value: "^(light|switch)\\.(desk|garden)$" }] }), [
+      "light.desk",
+      "switch.garden",
+    ]);
+    assert.deepEqual(select({ include: [{ type: "platform", value: "zha" }] }), ["sensor.kitchen_temperature"]);
+    assert.deepEqual(select({ include: [{ type: "entity_category", value: "diagnostic" }] }), ["sensor.kitchen_signal"]);
+    assert.deepEqual(select({ include: [{ type: "device_class", value: "temperature" }] }), ["sensor.kitchen_temperature"]);
+    assert.deepEqual(select({ include: [{ type: "device", value: "Garden socket" }] }), ["switch.garden"]);
+    assert.deepEqual(
+      select({ include: [{ type: "device", value: "d-kitchen" }], exclude: [{ type: "entity_category", value: "diagnostic" }] }),
+      ["light.kitchen", "sensor.kitchen_temperature"],
+    );
+    assert.deepEqual(
+      select({ include: [{ type: "domain", value: "light" }], exclude: [{ type: "domain", value: "light" }] }),
+      [],
+    );
+  });
+
+  it("refuses unknown rule types, empty values and invalid regular expressions", () => {
+    assert.equal(v.safeParse(BridgeFilterSchema, { include: [{ type: "color", value: "red" }] }).success, false);
+    assert.equal(v.safeParse(BridgeFilterSchema, { include: [{ type: "domain", value: " " }] }).success, false);
+    assert.equal(v.safeParse(BridgeFilterSchema, { include: [{ type: "regex", value: "(" }] }).success, false);
+  });
+
+  it("turns globs into anchored, case-insensitive expressions with everything else literal", () => {
+    assert.ok(globToRegExp("light.*").test("light.Kitchen"));
+    assert.ok(!globToRegExp("light.*").test("xlight.kitchen"));
+    assert.ok(globToRegExp("sensor.?_temp").test("sensor.a_temp"));
+    assert.ok(!globToRegExp("sensor.a+b").test("sensor.aab"));
+  });
+});

@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { HomeAssistantModel } from "./ha-model.ts";
+import type { DeviceRegistryEntry, EntityRegistryEntry } from "./types.ts";
+
+const entity = (entity_id: string, extra: Partial<EntityRegistryEntry> = {}): EntityRegistryEntry => ({
+  entity_id,
+  id: `reg-${entity_id}`,
+  unique_id: `uid-${entity_id}`,
+  platform: "demo",
+  device_id: null,
+  area_id: null,
+  config_entry_id: null,
+  disabled_by: null,
+  hidden_by: null,
+  entity_category: null,
+  has_entity_name: false,
+  name: null,
+  original_name: null,
+  icon: null,
+  labels: [],
+  ...extra,
+});
+const device = (id: string, area_id: string | null): DeviceRegistryEntry => ({
+  id,
+  name: id,
+  name_by_user: null,
+  manufacturer: "Acme",
+  model: "X",
+  sw_version: null,
+  hw_version: null,
+  area_id,
+  labels: [],
+  disabled_by: null,
+  entry_type: null,
+  via_device_id: null,
+  config_entries: [],
+});
+
+describe("HomeAssistantModel", () => {
+  it("applies compressed snapshots and diffs, and notifies only the changed entity's listeners", () => {
+    const model = new HomeAssistantModel();
+    const seen: string[] = [];
+    model.onEntity("light.a", (id, state) => seen.push(`${id}=${state?.state}`));
+    model.onEntity("light.b", (id, state) => seen.push(`${id}=${state?.state}`));
+    model.applyCompressed(
+      {
+        a: {
+          "light.a": { s: "off", a: { friendly_name: "A", brightness: null }, c: "ctx1", lc: 1000 },
+          "light.b": { s: "on", a: { friendly_name: "B", brightness: 100 }, c: "ctx2", lc: 1000 },
+        },
+      },
+      true,
+    );
+    assert.deepEqual(seen.splice(0), ["light.a=off", "light.b=on"]);
+    model.applyCompressed({ c: { "light.a": { "+": { s: "on", a: { brightness: 200 }, lc: 1001 } } } });
+    assert.deepEqual(seen.splice(0), ["light.a=on"]);
+    assert.equal(model.states.get("light.a")?.attributes.brightness, 200);
+    assert.equal(model.states.get("light.a")?.last_changed, new Date(1001_000).toISOString());
+    model.applyCompressed({ c: { "light.b": { "+": { lu: 1002 }, "-": { a: ["brightness"] } } } });
+    assert.equal("brightness" in (model.states.get("light.b")?.attributes ?? {}), false);
+    assert.equal(model.states.get("light.b")?.last_changed, new Date(1000_000).toISOString());
+    assert.deepEqual(seen.splice(0), ["light.b=on"]);
+    model.applyCompressed({ r: ["light.b"] });
+    assert.deepEqual(seen.splice(0), ["light.b=undefined"]);
+    assert.equal(model.states.has("light.b"), false);
+  });
+
+  it("treats a resubscription snapshot as the whole home: missing entities are removed, unchanged ones are quiet", () => {
+    const model = new HomeAssistantModel();
+    model.applyCompressed({ a: { "switch.x": { s: "on", a: {}, c: "c", lc: 1 }, "switch.y": { s: "on", a: {}, c: "c", lc: 1 } } }, true);
+    const structure: string[][] = [];
+    const states: string[] = [];
+    model.onStructure((ids) => structure.push([...ids]));
+    model.onEntity("switch.x", (id) => states.push(id));
+    model.onEntity("switch.y", (id) => states.push(id));
+    model.applyCompressed({ a: { "switch.x": { s: "on", a: {}, c: "c2", lc: 1 } } }, true);
+    assert.deepEqual(structure, [["switch.y"]]);
+    assert.deepEqual(states, ["switch.y"]);
+  });
+
+  it("reports structural changes for registry updates, including entities of a moved device", () => {
+    const model = new HomeAssistantModel();
+    model.setRegistries({
+      entities: [entity("light.a", { device_id: "d1" }), entity("sensor.t", { device_id: "d1" }), entity("switch.z")],
+      devices: [device("d1", "kitchen")],
+      areas: [],
+      labels: [],
+    });
+    const changes: string[][] = [];
+    model.onStructure((ids) => changes.push([...ids].sort()));
+    model.setRegistries({
+      entities: [entity("light.a", { device_id: "d1" }), entity("sensor.t", { device_id: "d1" }), entity("switch.z")],
+      devices: [device("d1", "office")],
+      areas: [],
+      labels: [],
+    });
+    assert.deepEqual(changes.splice(0), [["light.a", "sensor.t"]]);
+    model.upsertEntity(entity("switch.renamed"), "switch.z");
+    assert.deepEqual(changes.splice(0), [["switch.renamed", "switch.z"]]);
+    assert.equal(model.entities.has("switch.z"), false);
+    model.removeEntity("sensor.t");
+    assert.deepEqual([...model.entityIdsOfDevice("d1")], ["light.a"]);
+  });
+});

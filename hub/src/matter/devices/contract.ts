@@ -1,0 +1,66 @@
+/**
+ * The contract between the bridge (which knows Home Assistant) and the Matter device layer (which knows
+ * matter.js). Only `hub/src/matter/` imports `@matter/*`; everything the device layer needs from HA arrives
+ * through these plain types.
+ */
+import type { HassEntity } from "../../home-assistant/types.ts";
+
+/** Device type keys: the 21 of the plugin spec plus the better-fitting types matter.js provides. */
+export const DEVICE_TYPE_KEYS = [
+  "on_off_light",
+  "dimmable_light",
+  "color_temperature_light",
+  "extended_color_light",
+  "on_off_plugin_unit",
+  "dimmable_plug_in_unit",
+  "temperature_sensor",
+  "humidity_sensor",
+  "pressure_sensor",
+  "flow_sensor",
+  "light_sensor",
+  "occupancy_sensor",
+  "contact_sensor",
+  "air_quality_sensor",
+  "thermostat",
+  "door_lock",
+  "fan",
+  "air_purifier",
+  "window_covering",
+  "generic_switch",
+  "water_leak_detector",
+  "smoke_co_alarm",
+  "robotic_vacuum_cleaner",
+  "speaker",
+  "water_valve",
+  "mode_select",
+  "humidifier",
+  "on_off_sensor",
+] as const;
+export type DeviceTypeKey = (typeof DEVICE_TYPE_KEYS)[number];
+
+/** What the device layer knows about the entity behind an endpoint. */
+export interface EntitySnapshot {
+  entityId: string;
+  /** `light`, `cover`, … */
+  domain: string;
+  /** Null while HA has no state (the endpoint then reports unreachable). */
+  state: HassEntity | undefined;
+  /** The name to show in controllers (custom name, else HA's), already cut to Matter's limits by the caller. */
+  name: string;
+}
+
+/** HA's unit system, for temperature conversion (`°C` or `°F`). */
+export interface UnitSystem {
+  temperature: string;
+}
+
+/**
+ * How a device calls Home Assistant. Resolves when HA accepted the call; rejects when HA refused it or timed
+ * out, so the command handler can fail the Matter command (matter.js then rolls the attribute back).
+ */
+export interface ActionSink {
+  call(call: { action: string; entityId: string; data?: Record<string, unknown> }): Promise<void>;
+}
+
+/** Result of looking up a mapping: a device type, or why the entity cannot be exposed. */
+export type MappingDecision = { key: DeviceTypeKey } | { unsupported: string };
