@@ -54,7 +54,10 @@ describe("/api/home-assistant", () => {
     assert.ok(lights.total > 0 && lights.entities.every((e) => e.domain === "light"));
     const sample = lights.entities.find((e) => e.name.includes(" "))!;
     const byName = (await get<EntityList>(`/entities?search=${encodeURIComponent(sample.name.toUpperCase())}`)).body;
-    assert.ok(byName.entities.some((e) => e.entity_id === sample.entity_id), "search matches the friendly name, case-insensitively");
+    assert.ok(
+      byName.entities.some((e) => e.entity_id === sample.entity_id),
+      "search matches the friendly name, case-insensitively",
+    );
     const byId = (await get<EntityList>(`/entities?search=${sample.entity_id.split(".")[1]}`)).body;
     assert.ok(byId.entities.some((e) => e.entity_id === sample.entity_id));
   });

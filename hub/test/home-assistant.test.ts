@@ -49,7 +49,9 @@ describe("hub ↔ Home Assistant", () => {
     assert.deepEqual(heard, [light]);
     offA();
     offB();
-    const record = await json<{ state: string; attributes: { brightness: number } }>(app.request(`/api/home-assistant/entities/${light}`));
+    const record = await json<{ state: string; attributes: { brightness: number } }>(
+      app.request(`/api/home-assistant/entities/${light}`),
+    );
     assert.equal(record.state, "on");
     assert.equal(record.attributes.brightness, 42);
   });
@@ -90,13 +92,18 @@ describe("hub ↔ Home Assistant", () => {
     sim.removeEntity("switch.garage_plug");
     await eventually(() => !model.entities.has("switch.garage_plug"));
 
-    const entry = [...model.entities.values()].find((e) => e.device_id && !e.area_id && !e.disabled_by && model.states.has(e.entity_id));
+    const entry = [...model.entities.values()].find(
+      (e) => e.device_id && !e.area_id && !e.disabled_by && model.states.has(e.entity_id),
+    );
     assert.ok(entry?.device_id, "the demo home has an entity whose area comes from its device");
     const before = await json<{ area_id: string }>(app.request(`/api/home-assistant/entities/${entry.entity_id}`));
     const newArea = [...model.areas.keys()].find((area) => area !== before.area_id);
     assert.ok(newArea);
     sim.updateDevice(entry.device_id, { area_id: newArea });
-    await eventually(async () => (await json<{ area_id: string }>(app.request(`/api/home-assistant/entities/${entry.entity_id}`))).area_id === newArea);
+    await eventually(
+      async () =>
+        (await json<{ area_id: string }>(app.request(`/api/home-assistant/entities/${entry.entity_id}`))).area_id === newArea,
+    );
   });
 
   it("calls services through the action caller and reports HA's refusals and time-outs", async () => {
@@ -130,7 +137,9 @@ describe("hub ↔ Home Assistant connection faults", () => {
       sim.dropConnections();
       await eventually(() => !hub.homeAssistant.client.status.connected, 2000);
       assert.equal((await app.request("/api/health/ready")).status, 503);
-      const health = await json<{ status: string; services: { homeAssistant: { connected: boolean } } }>(app.request("/api/health"));
+      const health = await json<{ status: string; services: { homeAssistant: { connected: boolean } } }>(
+        app.request("/api/health"),
+      );
       assert.equal(health.services.homeAssistant.connected, false);
       const someLight = [...hub.homeAssistant.model.states.keys()].find((id) => id.startsWith("light."))!;
       sim.setState(someLight, "on", { brightness: 77 });

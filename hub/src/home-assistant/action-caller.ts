@@ -68,7 +68,9 @@ export class ActionCaller {
           ? error
           : new HaActionError(
               (error as { message?: string }).message ?? `${action} failed`,
-              (error as { code?: string | number }).code === 3 ? "not_connected" : String((error as { code?: string }).code ?? "error"),
+              (error as { code?: string | number }).code === 3
+                ? "not_connected"
+                : String((error as { code?: string }).code ?? "error"),
             );
       this.log.warn({ action, entityId, code: failure.code }, `service call failed: ${failure.message}`);
       throw failure;

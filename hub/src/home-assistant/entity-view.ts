@@ -56,7 +56,11 @@ export function entityRecord(view: EntityView) {
     friendly_name: (attributes.friendly_name as string | undefined) ?? view.name,
     state: view.state?.state ?? null,
     attributes,
-    device_class: (attributes.device_class as string | undefined) ?? view.registry?.device_class ?? view.registry?.original_device_class ?? null,
+    device_class:
+      (attributes.device_class as string | undefined) ??
+      view.registry?.device_class ??
+      view.registry?.original_device_class ??
+      null,
     unit_of_measurement: (attributes.unit_of_measurement as string | undefined) ?? null,
     available: view.state !== undefined && view.state.state !== "unavailable",
     device_id: view.registry?.device_id ?? null,

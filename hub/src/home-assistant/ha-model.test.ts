@@ -68,7 +68,10 @@ describe("HomeAssistantModel", () => {
 
   it("treats a resubscription snapshot as the whole home: missing entities are removed, unchanged ones are quiet", () => {
     const model = new HomeAssistantModel();
-    model.applyCompressed({ a: { "switch.x": { s: "on", a: {}, c: "c", lc: 1 }, "switch.y": { s: "on", a: {}, c: "c", lc: 1 } } }, true);
+    model.applyCompressed(
+      { a: { "switch.x": { s: "on", a: {}, c: "c", lc: 1 }, "switch.y": { s: "on", a: {}, c: "c", lc: 1 } } },
+      true,
+    );
     const structure: string[][] = [];
     const states: string[] = [];
     model.onStructure((ids) => structure.push([...ids]));

@@ -44,7 +44,10 @@ export class HomeAssistantModel {
   /** Listens to one entity's state; returns the unsubscribe function. */
   onEntity(entityId: string, listener: EntityListener): () => void {
     let set = this.#entityListeners.get(entityId);
-    if (!set) this.#entityListeners.set(entityId, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.#entityListeners.set(entityId, set);
+    }
     set.add(listener);
     return () => {
       set.delete(listener);
@@ -157,7 +160,10 @@ export class HomeAssistantModel {
     this.entities.set(entry.entity_id, entry);
     if (entry.device_id) {
       let set = this.#entitiesByDevice.get(entry.device_id);
-      if (!set) this.#entitiesByDevice.set(entry.device_id, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        this.#entitiesByDevice.set(entry.device_id, set);
+      }
       set.add(entry.entity_id);
     }
   }

@@ -40,7 +40,12 @@ export class HomeAssistantService {
 
   constructor(options: HomeAssistantServiceOptions) {
     this.#log = options.log;
-    this.client = new HomeAssistantClient({ url: options.url, token: options.token, log: options.log, runningPollMs: options.runningPollMs });
+    this.client = new HomeAssistantClient({
+      url: options.url,
+      token: options.token,
+      log: options.log,
+      runningPollMs: options.runningPollMs,
+    });
     this.actions = new ActionCaller(this.client, options.log, options.actionTimeoutMs);
     this.#loaded = new Promise((resolve) => {
       this.#resolveLoaded = resolve;
@@ -86,8 +91,9 @@ export class HomeAssistantService {
           .then((unsubscribe) => this.#unsubscribers.push(unsubscribe), reject);
       });
       for (const eventType of REGISTRY_EVENTS) {
-        const unsubscribe = await connection.subscribeMessage<{ event: { event_type: string; data: unknown } }>(
-          (message) => this.#onRegistryEvent(message.event.event_type, message.event.data),
+        // The library hands subscription callbacks the message's `event` member, not the whole message.
+        const unsubscribe = await connection.subscribeMessage<{ event_type: string; data: unknown }>(
+          (event) => this.#onRegistryEvent(event.event_type, event.data),
           { type: "subscribe_events", event_type: eventType },
           { resubscribe: false },
         );

@@ -2,13 +2,19 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import { HttpError, notFound } from "../../../lib/http-error.ts";
 import { validate } from "../../../lib/validate.ts";
-import type { HomeAssistantService } from "./home-assistant-service.ts";
 import { deviceName, entityRecord, viewEntity } from "./entity-view.ts";
+import type { HomeAssistantService } from "./home-assistant-service.ts";
 
 /** `limit` 1-500 (default 100) and `offset` ≥ 0 (default 0), as integers in the query string (hub spec). */
 const page = {
   limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, "must be an integer"), v.transform(Number), v.minValue(1, "must be at least 1"), v.maxValue(500, "must be at most 500")),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, "must be an integer"),
+      v.transform(Number),
+      v.minValue(1, "must be at least 1"),
+      v.maxValue(500, "must be at most 500"),
+    ),
     "100",
   ),
   offset: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, "must be a non-negative integer"), v.transform(Number)), "0"),
@@ -119,7 +125,12 @@ export function homeAssistantRoutes(ha: HomeAssistantService): Hono {
     } catch (error) {
       throw new HttpError(503, `Cannot refresh: ${(error as Error).message}`);
     }
-    return c.json({ refreshed: true, entities: model.entityIds().size, devices: model.devices.size, at: new Date().toISOString() });
+    return c.json({
+      refreshed: true,
+      entities: model.entityIds().size,
+      devices: model.devices.size,
+      at: new Date().toISOString(),
+    });
   });
 
   app.get("/related-buttons/:entityId", (c) => {

@@ -18,10 +18,18 @@ export interface TestHub {
  * A hub context for in-process tests: real config parsing, a real (memory-backed) logger and a real
  * HomeAssistantService pointed at `ha` (a simulator), not started unless `start` is true.
  */
-export function createTestHub(options: { ha?: { url: string; token: string }; env?: Record<string, string>; start?: boolean } = {}): TestHub {
+export function createTestHub(
+  options: { ha?: { url: string; token: string }; env?: Record<string, string>; start?: boolean } = {},
+): TestHub {
   const { log, lines } = memoryLogger("debug");
   const ha = options.ha ?? { url: "http://127.0.0.1:9", token: "unused" };
-  const homeAssistant = new HomeAssistantService({ url: ha.url, token: ha.token, log, runningPollMs: 100, actionTimeoutMs: 2000 });
+  const homeAssistant = new HomeAssistantService({
+    url: ha.url,
+    token: ha.token,
+    log,
+    runningPollMs: 100,
+    actionTimeoutMs: 2000,
+  });
   if (options.start) homeAssistant.start();
   const ctx: HubContext = {
     config: loadHubConfig({ HUB_DATA_DIR: "/tmp/hub-test", HA_URL: ha.url, HA_TOKEN: ha.token, ...options.env }, root),

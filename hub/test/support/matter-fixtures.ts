@@ -1,0 +1,78 @@
+import { createSocket } from "node:dgram";
+import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Endpoint } from "@matter/main";
+import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
+import { OnOffServer } from "@matter/main/behaviors/on-off";
+import { OnOffLightDevice } from "@matter/main/devices/on-off-light";
+import { TemperatureSensorDevice } from "@matter/main/devices/temperature-sensor";
+import { createLogger, type Logger } from "../../../lib/logger.ts";
+
+/** A pino logger that drops everything (controllers in tests; the bridge side uses a memory logger). */
+export function silentLogger(): Logger {
+  return createLogger({ name: "test", level: "silent", destination: { write: () => undefined } });
+}
+
+/** A UDP port free on IPv4 and IPv6 right now (a dual-stack socket on port 0, then released). */
+export async function freeUdpPort(): Promise<number> {
+  const socket = createSocket({ type: "udp6", ipv6Only: false });
+  socket.bind(0);
+  await once(socket, "listening");
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
+}
+
+/** A fresh temporary folder and a function that removes it. */
+export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Commands the bridge side received, in order, as `"<endpoint id>:<command>"`. */
+export type CommandLog = string[];
+
+/**
+ * A bridged on/off light whose OnOff server records each command before acting on it, so tests see the command
+ * itself (not only the state change, which a local write causes too).
+ */
+export function testLight(id: string, label: string, commands: CommandLog) {
+  class RecordingOnOffServer extends OnOffServer {
+    override on() {
+      commands.push(`${this.endpoint.id}:on`);
+      return super.on();
+    }
+    override off() {
+      commands.push(`${this.endpoint.id}:off`);
+      return super.off();
+    }
+    override toggle() {
+      commands.push(`${this.endpoint.id}:toggle`);
+      return super.toggle();
+    }
+  }
+  return new Endpoint(OnOffLightDevice.with(BridgedDeviceBasicInformationServer, RecordingOnOffServer), {
+    id,
+    bridgedDeviceBasicInformation: { nodeLabel: label, serialNumber: `sn-${id}`, uniqueId: `uid-${id}`, reachable: true },
+  });
+}
+
+/** A bridged temperature sensor (°C × 100). */
+export function testTemperatureSensor(id: string, label: string, centiDegrees = 2150) {
+  return new Endpoint(TemperatureSensorDevice.with(BridgedDeviceBasicInformationServer), {
+    id,
+    bridgedDeviceBasicInformation: { nodeLabel: label, serialNumber: `sn-${id}`, uniqueId: `uid-${id}`, reachable: true },
+    temperatureMeasurement: { measuredValue: centiDegrees, minMeasuredValue: -4000, maxMeasuredValue: 8500 },
+  });
+}
+
+/** Resolves when `condition()` holds, polling every 20 ms; rejects after `timeoutMs` naming `what`. */
+export async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
