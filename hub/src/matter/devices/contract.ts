@@ -64,3 +64,19 @@ export interface ActionSink {
 
 /** Result of looking up a mapping: a device type, or why the entity cannot be exposed. */
 export type MappingDecision = { key: DeviceTypeKey } | { unsupported: string };
+
+/**
+ * What the credentials feature answers for a remote unlock: `not_required` (no PIN configured for this lock),
+ * `valid` (the PIN matches), `missing` (a PIN is required and the command carried none), `invalid` (wrong PIN).
+ */
+export type PinVerdict = "not_required" | "valid" | "missing" | "invalid";
+
+/**
+ * Hook the lock credentials feature fills: asked before every remote unlock (never for lock). Anything but
+ * `not_required` or `valid` fails the Matter command and no HA action is called. `pin` is the PIN code the
+ * command carried, decoded as UTF-8, or undefined when it carried none.
+ */
+export type PinCheck = (entityId: string, pin: string | undefined) => PinVerdict | Promise<PinVerdict>;
+
+/** The default {@link PinCheck} until credentials exist: no lock needs a PIN. */
+export const NO_PIN_REQUIRED: PinCheck = () => "not_required";

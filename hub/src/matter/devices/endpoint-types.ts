@@ -1,0 +1,188 @@
+/**
+ * Builds the matter.js Endpoint for an HA entity and keeps it in step with HA. HA → Matter flows through
+ * {@link updateDeviceEndpoint} only: it projects the new state, compares with the endpoint's attributes and writes
+ * just the ones that differ (no transaction at all when nothing changed; research §1.4, RX #351 — CPU scaling with
+ * entities × events). Matter → HA flows through the cluster behaviors in ../behaviors.
+ */
+import { createHash } from "node:crypto";
+import { Endpoint, isDeepEqual } from "@matter/main";
+import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
+import { bindingOfEndpoint, type EntityBinding, HaEntityBehavior } from "../behaviors/ha-entity-behavior.ts";
+import { markOrigin } from "../behaviors/write-forwarder.ts";
+import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "./contract.ts";
+import { NO_PIN_REQUIRED } from "./contract.ts";
+import { KINDS, type KindContext, type StatePatch } from "./kinds/index.ts";
+import { mergePatches, withoutUndefined } from "./kinds/kind.ts";
+
+/** Matter limits for BridgedDeviceBasicInformation strings, in UTF-8 bytes (Core spec §9.13.5). */
+const MAX_LABEL_BYTES = 32;
+
+/** Input of {@link createDeviceEndpoint}. */
+export interface DeviceEndpointOptions {
+  /** Endpoint id: stable per entity, matter.js persists the endpoint number against it. */
+  id: string;
+  snapshot: EntitySnapshot;
+  key: DeviceTypeKey;
+  /** Server mode: the endpoint sits under the root node, without BridgedDeviceBasicInformation. */
+  serverMode?: boolean | undefined;
+  actions: ActionSink;
+  /** Asked before every remote unlock; default: no PIN required. */
+  pinCheck?: PinCheck | undefined;
+  unitSystem: UnitSystem;
+  /**
+   * Extra BridgedDeviceBasicInformation values (vendorName, productName, serialNumber, uniqueId, …) from the HA
+   * device registry. Without `uniqueId` a hash of the entity id is used.
+   */
+  basicInformation?: Record<string, unknown> | undefined;
+}
+
+/** What {@link updateDeviceEndpoint} did. */
+export interface DeviceUpdate {
+  /** `behavior.attribute` for every attribute written. */
+  changed: string[];
+  /** The entity's capabilities changed (e.g. a light gained colour): recreate the endpoint to expose them. */
+  rebuild: boolean;
+}
+
+const signatures = new WeakMap<EntityBinding, string>();
+const queues = new WeakMap<EntityBinding, Promise<unknown>>();
+
+/** `name` cut to at most `maxBytes` UTF-8 bytes without splitting a character. */
+export function cutUtf8(name: string, maxBytes = MAX_LABEL_BYTES): string {
+  let result = "";
+  for (const char of name) {
+    if (Buffer.byteLength(result + char) > maxBytes) break;
+    result += char;
+  }
+  return result;
+}
+
+/** A stable 32-character id from the entity id (Matter UniqueID must not change for the device's life). */
+export function defaultUniqueId(entityId: string): string {
+  return createHash("sha256").update(`matter-hub:${entityId}`).digest("hex").slice(0, 32);
+}
+
+function reachable(snapshot: EntitySnapshot): boolean {
+  return snapshot.state !== undefined && snapshot.state.state !== "unavailable";
+}
+
+function projection(binding: EntityBinding, serverMode: boolean): StatePatch {
+  const context: KindContext = { snapshot: binding.snapshot, unitSystem: binding.unitSystem };
+  const projected = reachable(binding.snapshot) ? KINDS[binding.key].project(context) : {};
+  const bridged: StatePatch = serverMode
+    ? {}
+    : { bridgedDeviceBasicInformation: { reachable: reachable(binding.snapshot), nodeLabel: cutUtf8(binding.snapshot.name) } };
+  return mergePatches(projected, bridged);
+}
+
+/**
+ * A new (not yet added) Endpoint for an entity: the kind's device type and behaviors, HaEntityBehavior bound to
+ * this entity and, on a bridge, BridgedDeviceBasicInformation. The caller adds it to the aggregator (or root).
+ */
+export function createDeviceEndpoint(options: DeviceEndpointOptions): Endpoint {
+  const binding: EntityBinding = {
+    key: options.key,
+    actions: options.actions,
+    pinCheck: options.pinCheck ?? NO_PIN_REQUIRED,
+    unitSystem: options.unitSystem,
+    snapshot: options.snapshot,
+    staged: {},
+  };
+  const kind = KINDS[options.key];
+  const context: KindContext = { snapshot: options.snapshot, unitSystem: options.unitSystem };
+  signatures.set(binding, kind.signature(context));
+  const serverMode = options.serverMode === true;
+  const extras = serverMode
+    ? [HaEntityBehavior.forEntity(binding)]
+    : [HaEntityBehavior.forEntity(binding), BridgedDeviceBasicInformationServer];
+  const type = kind.endpointType(context).with(...extras);
+  const state = withoutUndefined(mergePatches(kind.fixed?.(context), projection(binding, serverMode)));
+  if (!serverMode) {
+    state.bridgedDeviceBasicInformation = {
+      uniqueId: defaultUniqueId(options.snapshot.entityId),
+      ...options.basicInformation,
+      ...state.bridgedDeviceBasicInformation,
+    };
+  }
+  return new Endpoint(type, { id: options.id, ...state } as Endpoint.Options);
+}
+
+/**
+ * Equality between a current attribute value and a projected one. Bitmaps come back from matter.js with every
+ * bit while projections name only the bits they know (e.g. ThermostatRunningState {heat, cool, fan}), so for
+ * objects a bit missing on one side counts as false.
+ */
+export function sameValue(current: unknown, next: unknown): boolean {
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!isRecord(current) || !isRecord(next)) return isDeepEqual(current, next);
+  const keys = new Set([...Object.keys(current), ...Object.keys(next)]);
+  for (const key of keys) {
+    const a = current[key] === undefined ? false : current[key];
+    const b = next[key] === undefined ? false : next[key];
+    if (!sameValue(a, b)) return false;
+  }
+  return true;
+}
+
+/** Attributes of `patch` whose value differs from the endpoint's current one. */
+function differences(endpoint: Endpoint, patch: StatePatch): { changes: StatePatch; changed: string[] } {
+  const changes: StatePatch = {};
+  const changed: string[] = [];
+  const current = endpoint.state as unknown as Record<string, Record<string, unknown> | undefined>;
+  for (const [behavior, values] of Object.entries(patch)) {
+    const existing = current[behavior];
+    if (existing === undefined) continue;
+    for (const [attribute, value] of Object.entries(values)) {
+      if (value === undefined || sameValue(existing[attribute], value)) continue;
+      changes[behavior] = { ...changes[behavior], [attribute]: value };
+      changed.push(`${behavior}.${attribute}`);
+    }
+  }
+  return { changes, changed };
+}
+
+/** Writes `changes` in one transaction tagged as HA state, so no write forwarder sends them back to HA. */
+async function apply(endpoint: Endpoint, changes: StatePatch): Promise<void> {
+  await endpoint.act("ha-state", async (agent) => {
+    const transaction = agent.context.transaction;
+    markOrigin(transaction, "ha-state");
+    await transaction.begin();
+    for (const [id, values] of Object.entries(changes)) {
+      const type = endpoint.behaviors.supported[id];
+      if (type === undefined) continue;
+      const behavior = agent.get(type);
+      await transaction.addResources(behavior);
+      Object.assign(behavior.state as Record<string, unknown>, values);
+    }
+  });
+}
+
+/**
+ * Brings an endpoint made by {@link createDeviceEndpoint} up to `snapshot`: `reachable` from `unavailable`,
+ * the name, and every attribute the kind derives from the state. Only changed attributes are written. Calls for
+ * one endpoint run one after the other in call order.
+ *
+ * While a controller command on the endpoint waits for its HA call, the write waits for that command's lock; so
+ * never await this in the code path that delivers HA call results, or both would wait on each other.
+ */
+export function updateDeviceEndpoint(endpoint: Endpoint, snapshot: EntitySnapshot): Promise<DeviceUpdate> {
+  const binding = bindingOfEndpoint(endpoint);
+  if (!binding) throw new Error(`${endpoint} was not created by createDeviceEndpoint`);
+  const run = async (): Promise<DeviceUpdate> => {
+    const previous = binding.snapshot;
+    binding.snapshot = snapshot;
+    // HA has the light on now; values staged while it was off (ExecuteIfOff) are obsolete.
+    if (snapshot.domain === "light" && snapshot.state?.state === "on") binding.staged = {};
+    const serverMode = !endpoint.behaviors.has(BridgedDeviceBasicInformationServer);
+    const { changes, changed } = differences(endpoint, projection(binding, serverMode));
+    if (changed.length > 0) await apply(endpoint, changes);
+    const kind = KINDS[binding.key];
+    await kind.afterUpdate?.(endpoint, previous, snapshot);
+    const context: KindContext = { snapshot, unitSystem: binding.unitSystem };
+    return { changed, rebuild: kind.signature(context) !== signatures.get(binding) };
+  };
+  const result = (queues.get(binding) ?? Promise.resolve()).then(run, run);
+  queues.set(binding, result);
+  return result;
+}
