@@ -1,0 +1,31 @@
+import type { MiddlewareHandler } from "hono";
+import { HttpError } from "../../../lib/http-error.ts";
+import type { BasicAuth } from "./basic-auth.ts";
+import { BASIC_CHALLENGE } from "./basic-header.ts";
+
+export interface BasicAuthMiddlewareOptions {
+  /**
+   * Exact paths that stay open even with credentials set. The hub passes `/api/health/live` only: the container's
+   * HEALTHCHECK calls it without credentials, and it answers nothing but "alive".
+   */
+  publicPaths?: readonly string[];
+}
+
+/** The 401 every rejected request gets: `{error}` through the hub's error handler, with the Basic challenge. */
+export function authenticationRequired(): HttpError {
+  return new HttpError(401, "Authentication required", "UNAUTHORIZED", { "WWW-Authenticate": BASIC_CHALLENGE });
+}
+
+/**
+ * Guards every request behind it (REST, SSE, WebSocket upgrades, the UI) with HTTP Basic authentication while
+ * `auth` has credentials; lets everything through when it has none. The credentials are read per request, so
+ * setting or removing them on the settings page takes effect at once. The header is never logged.
+ */
+export function basicAuth(auth: BasicAuth, options: BasicAuthMiddlewareOptions = {}): MiddlewareHandler {
+  const publicPaths = new Set(options.publicPaths ?? []);
+  return async (c, next) => {
+    if (!auth.enabled || publicPaths.has(c.req.path)) return next();
+    if (!(await auth.check(c.req.header("Authorization")))) throw authenticationRequired();
+    await next();
+  };
+}
