@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigError, flagVariable, logLevelVariable, optionalText, parseEnv, portVariable } from "../../lib/config-env.ts";
@@ -14,7 +15,35 @@ export interface PortalConfig {
   readonly logLevel: LogLevel;
   /** Demo mode: a simulated homeserver is started and registered as the default managed server. */
   readonly demo: boolean;
+  /**
+   * Reverse proxies (IP addresses or CIDR ranges) whose `X-Forwarded-For`, `X-Forwarded-Host` and
+   * `X-Forwarded-Proto` are believed; from anyone else these headers are ignored (PORTAL_TRUSTED_PROXIES).
+   */
+  readonly trustedProxies: readonly string[];
 }
+
+/** An IP address, or an address and prefix length (`10.0.0.0/8`, `fd00::/8`). */
+export function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const TrustedProxies = v.optional(
+  v.pipe(
+    v.string(),
+    v.transform((text) =>
+      text
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
+    v.check((entries) => entries.every(isAddressOrRange), "must be a comma-separated list of IP addresses or CIDR ranges"),
+  ),
+  "",
+);
 
 const EnvSchema = v.object({
   PORTAL_PORT: portVariable(8483, true),
@@ -26,6 +55,7 @@ const EnvSchema = v.object({
   PORTAL_ADMIN_PASSWORD: optionalText,
   PORTAL_LOG_LEVEL: logLevelVariable,
   PORTAL_DEMO: flagVariable,
+  PORTAL_TRUSTED_PROXIES: TrustedProxies,
   HA_URL: optionalText,
 });
 
@@ -58,5 +88,6 @@ export function loadPortalConfig(env: Record<string, string | undefined>, repoRo
     logLevel: e.PORTAL_LOG_LEVEL,
     // Same rule as the hub: demo when nothing real is configured, never when HA_URL points at a real home.
     demo: e.PORTAL_DEMO || !e.HA_URL,
+    trustedProxies: Object.freeze([...e.PORTAL_TRUSTED_PROXIES]),
   });
 }

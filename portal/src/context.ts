@@ -1,12 +1,110 @@
+import type { Context } from "hono";
+import type { Kysely } from "kysely";
+import type { Dispatcher } from "undici";
 import type { Logger } from "../../lib/logger.ts";
+import { AuditRepository } from "./audit/audit.repository.ts";
+import { AuditService } from "./audit/audit.service.ts";
+import { AuthRepository } from "./auth/auth.repository.ts";
+import { AuthService } from "./auth/auth.service.ts";
 import type { PortalConfig } from "./config.ts";
+import { DEFAULT_SCRYPT, type ScryptParams } from "./crypto/password-hash.ts";
+import { SecretBox } from "./crypto/secret-box.ts";
+import type { Database } from "./db/schema.ts";
+import { DiagnosticsService } from "./diagnostics/diagnostics.service.ts";
+import { HomeserverConnector } from "./homeserver/connector.ts";
+import { createOriginResolver, type RequestOrigin } from "./http/client-ip.ts";
+import { createLimiters } from "./rate-limit/rate-limiter.ts";
+import { RegistrationsRepository } from "./registration/registration.repository.ts";
+import { RegistrationService } from "./registration/registration.service.ts";
+import { ServerResolver } from "./servers/server-resolver.ts";
+import { ServersRepository } from "./servers/servers.repository.ts";
+import { ServersService } from "./servers/servers.service.ts";
+import { StatsService } from "./stats/stats.service.ts";
+import { TokensRepository } from "./tokens/tokens.repository.ts";
+import { TokensService } from "./tokens/tokens.service.ts";
 
-/** The portal's small typed context, built once in main.ts and passed down (tests pass fakes). */
+/** The services routes call; each owns its repository. */
+export interface PortalServices {
+  readonly auth: AuthService;
+  readonly servers: ServersService;
+  readonly resolver: ServerResolver;
+  readonly tokens: TokensService;
+  readonly registration: RegistrationService;
+  readonly diagnostics: DiagnosticsService;
+  readonly audit: AuditService;
+  readonly stats: StatsService;
+}
+
+/**
+ * The portal's typed context, built once at start (start-portal.ts) and passed down; there are no module
+ * singletons. It holds services, not the database or the key: only repositories touch Kysely, and only the
+ * secret box (inside the services) sees the key.
+ */
 export interface PortalContext {
   readonly config: PortalConfig;
   readonly log: Logger;
   readonly version: string;
   readonly startedAt: number;
-  /** The AES-256-GCM / cookie key (never logged). */
-  readonly secretKey: Buffer;
+  /** The clock every service reads (tests move it to expire sessions). */
+  readonly now: () => number;
+  /** Client IP, host and scheme of a request, honouring X-Forwarded-* from PORTAL_TRUSTED_PROXIES only. */
+  readonly originOf: (c: Context) => RequestOrigin;
+  readonly services: PortalServices;
+}
+
+export interface ContextDependencies {
+  config: PortalConfig;
+  log: Logger;
+  version: string;
+  secretKey: Buffer;
+  db: Kysely<Database>;
+  /** The undici dispatcher for homeserver calls (closed by whoever created it). */
+  http: Dispatcher;
+  now?: () => number;
+  /** scrypt cost for new password hashes (tests lower it for speed). */
+  passwordHashing?: ScryptParams;
+}
+
+/** Wires repositories, clients and services together. */
+export function createPortalContext(deps: ContextDependencies): PortalContext {
+  const now = deps.now ?? Date.now;
+  const secrets = new SecretBox(deps.secretKey);
+  const limiters = createLimiters(now);
+  const connector = new HomeserverConnector(secrets, deps.http, deps.log.child({ component: "homeserver" }));
+  const audit = new AuditService(new AuditRepository(deps.db), now);
+  const serversRepository = new ServersRepository(deps.db);
+  const tokensRepository = new TokensRepository(deps.db);
+  const registrationsRepository = new RegistrationsRepository(deps.db);
+  const diagnostics = new DiagnosticsService(connector, now);
+  const servers = new ServersService(serversRepository, connector, diagnostics, audit, now);
+  const resolver = new ServerResolver(serversRepository);
+  const tokens = new TokensService(servers, connector, tokensRepository, audit, now);
+  const authLog = deps.log.child({ component: "auth" });
+  const registrationLog = deps.log.child({ component: "registration" });
+  return {
+    config: deps.config,
+    log: deps.log,
+    version: deps.version,
+    startedAt: now(),
+    now,
+    originOf: createOriginResolver(deps.config.trustedProxies),
+    services: {
+      auth: new AuthService(new AuthRepository(deps.db), secrets, limiters, now, authLog, deps.passwordHashing ?? DEFAULT_SCRYPT),
+      servers,
+      resolver,
+      tokens,
+      registration: new RegistrationService(
+        resolver,
+        connector,
+        tokensRepository,
+        registrationsRepository,
+        limiters,
+        now,
+        registrationLog,
+      ),
+      diagnostics,
+      audit,
+      stats: new StatsService(tokens, registrationsRepository, now),
+    },
+  };
 }

@@ -1,19 +1,68 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HttpError } from "../../../lib/http-error.ts";
 import { requestLog } from "../../../lib/request-log.ts";
 import { webUi } from "../../../lib/web-ui.ts";
+import { auditRoutes } from "../audit/audit.routes.ts";
+import { authRoutes } from "../auth/auth.routes.ts";
 import type { PortalContext } from "../context.ts";
+import { diagnosticsRoutes } from "../diagnostics/diagnostics.routes.ts";
+import { registrationRoutes } from "../registration/registration.routes.ts";
+import { resolveRoutes, serverRoutes } from "../servers/servers.routes.ts";
+import { statsRoutes } from "../stats/stats.routes.ts";
+import { tokenRoutes } from "../tokens/tokens.routes.ts";
+import { csrfGuard } from "./csrf.ts";
+import type { PortalEnv } from "./env.ts";
 import { portalErrorHandler, portalNotFound } from "./errors.ts";
+import { requireSession } from "./require-session.ts";
 
-/** Builds the portal's HTTP app: public API, admin API and the UI, one sub-app per resource. */
-export function createPortalApp(ctx: PortalContext): Hono {
+/** JSON bodies are small here: the largest field is a 10 000-character admin token. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Builds the portal's HTTP app: public API, auth, admin API (session + CSRF guarded) and the UI, one sub-app per
+ * resource. Admin guards sit on `/api/admin/*` itself, so unknown admin paths answer 401 like known ones.
+ */
+export function createPortalApp(ctx: PortalContext): Hono<PortalEnv> {
   const log = ctx.log.child({ component: "http" });
-  const app = new Hono();
+  const app = new Hono<PortalEnv>();
   app.onError(portalErrorHandler(log));
   app.notFound(portalNotFound);
   app.use(requestLog(log));
+  app.use(async (c, next) => {
+    c.set("origin", ctx.originOf(c));
+    await next();
+  });
+  app.use("/api/*", async (c, next) => {
+    await next();
+    // API answers are per user and may name tokens: never stored by browsers or proxies.
+    c.header("Cache-Control", "no-store");
+    c.header("X-Content-Type-Options", "nosniff");
+  });
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new HttpError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
 
   // Minimal on purpose (portal spec): no versions, counts or internals to anonymous callers.
   app.get("/api/health", (c) => c.json({ status: "ok" }));
+  app.route("/api/register", registrationRoutes(ctx));
+  app.route("/api/server", resolveRoutes(ctx));
+
+  app.use("/api/auth/*", csrfGuard());
+  app.route("/api/auth", authRoutes(ctx));
+
+  app.use("/api/admin/*", requireSession(ctx), csrfGuard());
+  app.route("/api/admin/servers", serverRoutes(ctx));
+  app.route("/api/admin/tokens", tokenRoutes(ctx));
+  app.route("/api/admin/stats", statsRoutes(ctx));
+  app.route("/api/admin/diagnostics", diagnosticsRoutes(ctx));
+  app.route("/api/admin/audit", auditRoutes(ctx));
 
   app.all("/api/*", portalNotFound);
   app.route("/", webUi({ dir: ctx.config.webDir, title: "Matrix registration", base: () => "/" }));

@@ -1,0 +1,75 @@
+import type { AuditRepository, AuditRow } from "./audit.repository.ts";
+
+/** Who performed an admin operation: the session user's e-mail and the client IP. */
+export interface AuditActor {
+  readonly email: string;
+  readonly ip: string;
+}
+
+/** The audit actions of this issue; branding, bot and integration actions join them later. */
+export type AuditAction =
+  | "server.created"
+  | "server.updated"
+  | "server.enabled"
+  | "server.disabled"
+  | "server.default.changed"
+  | "server.token.rotated"
+  | "server.diagnostics.run"
+  | "server.deleted"
+  | "token.created"
+  | "token.updated"
+  | "token.disabled"
+  | "token.deleted";
+
+/** An audit log entry as the API returns it. */
+export interface AuditEntry {
+  id: string;
+  serverId: string | null;
+  action: string;
+  actor: string;
+  target: string;
+  detail: unknown;
+  ip: string;
+  createdAt: string;
+}
+
+function toEntry(row: AuditRow): AuditEntry {
+  return {
+    id: String(row.id),
+    serverId: row.server_id,
+    action: row.action,
+    actor: row.actor,
+    target: row.target,
+    detail: row.detail === null ? null : JSON.parse(row.detail),
+    ip: row.ip,
+    createdAt: row.created_at,
+  };
+}
+
+/** Writes and reads the audit log. Callers pass details free of secrets: the log is shown to every admin. */
+export class AuditService {
+  constructor(
+    private readonly repository: AuditRepository,
+    private readonly now: () => number,
+  ) {}
+
+  async record(
+    actor: AuditActor,
+    event: { action: AuditAction; serverId: string | null; target: string; detail?: Record<string, unknown> | null },
+  ): Promise<void> {
+    await this.repository.insert({
+      server_id: event.serverId,
+      action: event.action,
+      actor: actor.email,
+      target: event.target,
+      detail: event.detail == null ? null : JSON.stringify(event.detail),
+      ip: actor.ip,
+      created_at: new Date(this.now()).toISOString(),
+    });
+  }
+
+  async list(filter: { serverId?: string | undefined; limit: number; offset: number }) {
+    const [rows, total] = await Promise.all([this.repository.page(filter), this.repository.count(filter.serverId)]);
+    return { logs: rows.map(toEntry), total };
+  }
+}

@@ -1,0 +1,63 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, SessionsTable, UsersTable } from "../db/schema.ts";
+
+export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+
+/** Portal administrators and their sessions. */
+export class AuthRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findUserByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+  }
+
+  findUserById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  async countUsers(): Promise<number> {
+    const row = await this.db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insertUser(row: UserRow): Promise<void> {
+    await this.db.insertInto("users").values(row).execute();
+  }
+
+  async updateUser(id: string, changes: Partial<Pick<UserRow, "password_hash" | "role" | "name" | "updated_at">>) {
+    await this.db.updateTable("users").set(changes).where("id", "=", id).execute();
+  }
+
+  async insertSession(row: SessionRow): Promise<void> {
+    await this.db.insertInto("sessions").values(row).execute();
+  }
+
+  /** A session that has not expired at `nowIso`, with its user. */
+  async findLiveSession(idHash: string, nowIso: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    const session = await this.db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("id_hash", "=", idHash)
+      .where("expires_at", ">", nowIso)
+      .executeTakeFirst();
+    if (!session) return undefined;
+    const user = await this.findUserById(session.user_id);
+    return user && { session, user };
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.db.deleteFrom("sessions").where("id_hash", "=", idHash).execute();
+  }
+
+  async deleteUserSessions(userId: string): Promise<void> {
+    await this.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  }
+
+  async deleteExpiredSessions(nowIso: string): Promise<void> {
+    await this.db.deleteFrom("sessions").where("expires_at", "<=", nowIso).execute();
+  }
+}

@@ -1,0 +1,127 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { HttpError } from "../../../lib/http-error.ts";
+import type { Logger } from "../../../lib/logger.ts";
+import { hashPassword, needsRehash, type ScryptParams, verifyPassword } from "../crypto/password-hash.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
+import { type PortalLimiters, tooManyRequests } from "../rate-limit/rate-limiter.ts";
+import type { AuthRepository, UserRow } from "./auth.repository.ts";
+import { openCookie, SESSION_TTL_MS, sealCookie } from "./session-cookie.ts";
+
+/** The signed-in administrator as the API shows it. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+}
+
+export const GLOBAL_ADMIN = "global_admin";
+
+const toSessionUser = (row: UserRow): SessionUser => ({ id: row.id, email: row.email, name: row.name, role: row.role });
+const hashSessionId = (sid: string) => createHash("sha256").update(sid).digest("hex");
+
+/** Users, password checks and server-side sessions carried by an encrypted cookie. */
+export class AuthService {
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly repository: AuthRepository,
+    private readonly box: SecretBox,
+    private readonly limiters: PortalLimiters,
+    private readonly now: () => number,
+    private readonly log: Logger,
+    private readonly hashing: ScryptParams,
+  ) {}
+
+  /**
+   * Makes sure an administrator with this e-mail exists and has this password and the global_admin role
+   * (PORTAL_ADMIN_EMAIL / PASSWORD at start). A changed password ends the user's existing sessions.
+   */
+  async ensureAdmin(email: string, password: string, name: string): Promise<"created" | "updated" | "unchanged"> {
+    const normalized = email.trim().toLowerCase();
+    const nowIso = new Date(this.now()).toISOString();
+    const existing = await this.repository.findUserByEmail(normalized);
+    if (!existing) {
+      const passwordHash = await hashPassword(password, this.hashing);
+      await this.repository.insertUser({
+        id: randomUUID(),
+        email: normalized,
+        name,
+        role: GLOBAL_ADMIN,
+        password_hash: passwordHash,
+        created_at: nowIso,
+        updated_at: nowIso,
+      });
+      return "created";
+    }
+    const samePassword = await verifyPassword(password, existing.password_hash);
+    if (samePassword && existing.role === GLOBAL_ADMIN && !needsRehash(existing.password_hash, this.hashing)) return "unchanged";
+    await this.repository.updateUser(existing.id, {
+      role: GLOBAL_ADMIN,
+      password_hash: samePassword ? existing.password_hash : await hashPassword(password, this.hashing),
+      updated_at: nowIso,
+    });
+    if (!samePassword) await this.repository.deleteUserSessions(existing.id);
+    return "updated";
+  }
+
+  async hasUsers(): Promise<boolean> {
+    return (await this.repository.countUsers()) > 0;
+  }
+
+  /**
+   * Checks e-mail and password and opens a session. Rate limited per client IP (every attempt) and per e-mail
+   * (attempts since the last success), both checked before any password work. Unknown e-mails cost the same
+   * scrypt time as known ones, so timing does not reveal which administrators exist.
+   */
+  async login(email: string, password: string, ip: string): Promise<{ user: SessionUser; cookie: string; maxAgeS: number }> {
+    const normalized = email.trim().toLowerCase();
+    const ipWait = this.limiters.loginPerIp.consume(ip);
+    if (ipWait > 0) throw tooManyRequests(ipWait, "Too many login attempts from this address; try again in {wait}");
+    const emailWait = this.limiters.loginFailuresPerEmail.consume(normalized);
+    if (emailWait > 0) throw tooManyRequests(emailWait, "Too many failed logins for this account; try again in {wait}");
+
+    const user = await this.repository.findUserByEmail(normalized);
+    this.dummyHash ??= hashPassword(randomBytes(16).toString("hex"), this.hashing);
+    const valid = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
+    if (!user || !valid) {
+      this.log.info({ ip }, "portal login refused");
+      throw new HttpError(401, "Invalid e-mail or password", "UNAUTHORIZED");
+    }
+    this.limiters.loginFailuresPerEmail.reset(normalized);
+    const now = this.now();
+    if (needsRehash(user.password_hash, this.hashing)) {
+      await this.repository.updateUser(user.id, {
+        password_hash: await hashPassword(password, this.hashing),
+        updated_at: new Date(now).toISOString(),
+      });
+    }
+    await this.repository.deleteExpiredSessions(new Date(now).toISOString());
+    const sid = randomBytes(32).toString("base64url");
+    const exp = now + SESSION_TTL_MS;
+    await this.repository.insertSession({
+      id_hash: hashSessionId(sid),
+      user_id: user.id,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(exp).toISOString(),
+      ip,
+    });
+    this.log.info({ userId: user.id, ip }, "portal login");
+    return { user: toSessionUser(user), cookie: sealCookie(this.box, { sid, exp }), maxAgeS: SESSION_TTL_MS / 1000 };
+  }
+
+  /** The user of a live session (cookie intact, not expired, not revoked), else undefined. */
+  async authenticate(cookie: string): Promise<SessionUser | undefined> {
+    const payload = openCookie(this.box, cookie);
+    const now = this.now();
+    if (!payload || payload.exp <= now) return undefined;
+    const found = await this.repository.findLiveSession(hashSessionId(payload.sid), new Date(now).toISOString());
+    return found && toSessionUser(found.user);
+  }
+
+  /** Revokes the cookie's session server-side, so a copy of the cookie is worthless from now on. */
+  async logout(cookie: string): Promise<void> {
+    const payload = openCookie(this.box, cookie);
+    if (payload) await this.repository.deleteSession(hashSessionId(payload.sid));
+  }
+}

@@ -1,0 +1,142 @@
+import { randomBytes } from "node:crypto";
+import type { HomeserverConnector, ServerConnection } from "../homeserver/connector.ts";
+import {
+  errcodeOf,
+  type HomeserverClient,
+  type HomeserverResponse,
+  HomeserverUnreachable,
+} from "../homeserver/homeserver-client.ts";
+import { explainFlows, probeOutcome } from "./diagnostics-rules.ts";
+
+/** The homeserver diagnostics record (spec: key `diagnostics`), plus when it was taken. */
+export interface DiagnosticsResult {
+  homeserverReachable: boolean;
+  adminApiReachable: boolean;
+  tokenEndpointsAvailable: boolean;
+  registrationFlowAvailable: boolean;
+  registrationEnabled: boolean;
+  tokenRegistrationSupported: boolean;
+  msc3861Detected: boolean;
+  serverName: string;
+  errors: string[];
+  checkedAt: string;
+}
+
+/** Each probe has this long; the probes run in parallel. */
+const PROBE_TIMEOUT_MS = 5_000;
+
+/** A probe's answer, or the reason it got none. */
+export type Probe = HomeserverResponse | { unreachable: string };
+
+async function probe(call: () => Promise<HomeserverResponse>): Promise<Probe> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof HomeserverUnreachable) return { unreachable: error.timedOut ? "timed out" : error.message };
+    throw error;
+  }
+}
+
+/**
+ * Checks a managed server against the real homeserver endpoints (docs/portal.md lists each probe):
+ * `/_matrix/client/versions`, the admin API's `server_version` and an authenticated admin call, whoami, the
+ * registration-token admin API, a bare `POST /register` (opens an empty UIA session and consumes nothing), and
+ * the MSC3861 `auth_metadata` discovery.
+ */
+export class DiagnosticsService {
+  constructor(
+    private readonly connector: HomeserverConnector,
+    private readonly now: () => number,
+  ) {}
+
+  async run(server: ServerConnection & { server_name: string }): Promise<DiagnosticsResult> {
+    const hs: HomeserverClient = this.connector.client(server, PROBE_TIMEOUT_MS);
+    const probeName = `portal-diagnostics-${randomBytes(4).toString("hex")}`;
+    const [versions, serverVersion, adminCheck, whoami, tokens, register, authMetadata, authMetadataUnstable] = await Promise.all(
+      [
+        probe(() => hs.call("GET", "/_matrix/client/versions")),
+        probe(() => hs.call("GET", "/_synapse/admin/v1/server_version")),
+        probe(() => hs.call("GET", "/_synapse/admin/v1/username_available", { admin: true, query: { username: probeName } })),
+        probe(() => hs.call("GET", "/_matrix/client/v3/account/whoami", { admin: true })),
+        probe(() => hs.call("GET", "/_synapse/admin/v1/registration_tokens", { admin: true, query: { valid: "true" } })),
+        probe(() => hs.call("POST", "/_matrix/client/v3/register", { body: {} })),
+        probe(() => hs.call("GET", "/_matrix/client/v1/auth_metadata")),
+        probe(() => hs.call("GET", "/_matrix/client/unstable/org.matrix.msc2965/auth_metadata")),
+      ],
+    );
+    const errors: string[] = [];
+
+    const homeserverReachable = probeOutcome(versions, (r) => r.status === 200 && Array.isArray(r.body.versions));
+    if ("unreachable" in versions)
+      errors.push(`The homeserver at ${server.internal_url} cannot be reached (${versions.unreachable})`);
+    else if (!homeserverReachable) {
+      errors.push(
+        `${server.internal_url}/_matrix/client/versions did not answer like a Matrix homeserver (HTTP ${versions.status})`,
+      );
+    }
+
+    const versionOk = probeOutcome(serverVersion, (r) => r.status === 200 && typeof r.body.server_version === "string");
+    const tokenAccepted = probeOutcome(adminCheck, (r) => r.status === 200 || (r.status === 400 && errcodeOf(r) !== undefined));
+    const adminApiReachable = versionOk && tokenAccepted;
+    if (homeserverReachable && !versionOk) {
+      errors.push("The Synapse admin API (/_synapse/admin) is not reachable from the portal: check the reverse proxy");
+    } else if (versionOk && !tokenAccepted && !("unreachable" in adminCheck)) {
+      errors.push(
+        `The homeserver refused the stored admin token (${errcodeOf(adminCheck) ?? `HTTP ${adminCheck.status}`}); rotate it`,
+      );
+    }
+
+    const tokenEndpointsAvailable = probeOutcome(tokens, (r) => r.status === 200 && Array.isArray(r.body.registration_tokens));
+    if (adminApiReachable && !tokenEndpointsAvailable && !("unreachable" in tokens)) {
+      errors.push(`The registration-token admin API is not available (${errcodeOf(tokens) ?? `HTTP ${tokens.status}`})`);
+    }
+
+    const msc3861Detected =
+      probeOutcome(authMetadata, (r) => r.status === 200 && typeof r.body.issuer === "string") ||
+      probeOutcome(authMetadataUnstable, (r) => r.status === 200 && typeof r.body.issuer === "string");
+    if (msc3861Detected) {
+      errors.push(
+        "The homeserver delegates authentication (MSC3861, Matrix Authentication Service): accounts are created through MAS, not with registration tokens",
+      );
+    }
+
+    const flows = explainFlows(register);
+    errors.push(...flows.errors);
+
+    let serverName = server.server_name;
+    const userId = !("unreachable" in whoami) && whoami.status === 200 ? whoami.body.user_id : undefined;
+    if (typeof userId === "string" && userId.includes(":")) {
+      serverName = userId.slice(userId.indexOf(":") + 1);
+      if (serverName !== server.server_name) {
+        errors.push(`The admin token belongs to ${userId}, but this server is configured as ${server.server_name}`);
+      }
+    }
+
+    return {
+      homeserverReachable,
+      adminApiReachable,
+      tokenEndpointsAvailable,
+      registrationFlowAvailable: flows.flowAvailable,
+      registrationEnabled: flows.registrationEnabled,
+      tokenRegistrationSupported: flows.tokenRegistrationSupported,
+      msc3861Detected,
+      serverName,
+      errors,
+      checkedAt: new Date(this.now()).toISOString(),
+    };
+  }
+
+  /** Stored as `lastDiagOk`: every check passed and nothing was reported. */
+  isHealthy(result: DiagnosticsResult): boolean {
+    return (
+      result.homeserverReachable &&
+      result.adminApiReachable &&
+      result.tokenEndpointsAvailable &&
+      result.registrationFlowAvailable &&
+      result.registrationEnabled &&
+      result.tokenRegistrationSupported &&
+      !result.msc3861Detected &&
+      result.errors.length === 0
+    );
+  }
+}

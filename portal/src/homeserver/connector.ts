@@ -1,0 +1,49 @@
+import type { Dispatcher } from "undici";
+import { HttpError } from "../../../lib/http-error.ts";
+import type { Logger } from "../../../lib/logger.ts";
+import { type SecretBox, SecretBoxError } from "../crypto/secret-box.ts";
+import { HomeserverClient } from "./homeserver-client.ts";
+
+/** The secret box context of a server's admin token: the ciphertext only opens for the row it was sealed for. */
+export const adminTokenContext = (serverId: string) => `managed-server:${serverId}:admin-token`;
+
+/** What a client needs from a managed-server row. */
+export interface ServerConnection {
+  id: string;
+  internal_url: string;
+  admin_token_enc: string;
+}
+
+/** Seals admin tokens and opens HTTP clients to managed servers with the decrypted token. */
+export class HomeserverConnector {
+  constructor(
+    private readonly box: SecretBox,
+    private readonly http: Dispatcher,
+    private readonly log: Logger,
+  ) {}
+
+  sealAdminToken(serverId: string, adminToken: string): string {
+    return this.box.seal(adminToken, adminTokenContext(serverId));
+  }
+
+  /** A client for the server's internal URL without any token: client-server calls such as `/register`. */
+  publicClient(server: ServerConnection, timeoutMs?: number): HomeserverClient {
+    return new HomeserverClient(this.http, server.internal_url, undefined, this.log, timeoutMs);
+  }
+
+  /** A client for the server's internal URL, with its admin token decrypted for this use only. */
+  client(server: ServerConnection, timeoutMs?: number): HomeserverClient {
+    let token: string;
+    try {
+      token = this.box.open(server.admin_token_enc, adminTokenContext(server.id));
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      throw new HttpError(
+        500,
+        "The stored admin token of this server cannot be decrypted: the portal's secret key changed. Restore the key, or rotate the token.",
+        "SECRET_UNREADABLE",
+      );
+    }
+    return new HomeserverClient(this.http, server.internal_url, token, this.log, timeoutMs);
+  }
+}

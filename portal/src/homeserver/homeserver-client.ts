@@ -1,0 +1,123 @@
+import { Agent, type Dispatcher, request } from "undici";
+import type { Logger } from "../../../lib/logger.ts";
+
+/** A homeserver's answer: status, the JSON object body (empty when the body was not a JSON object) and headers. */
+export interface HomeserverResponse {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly json: boolean;
+  readonly retryAfterMs: number | undefined;
+}
+
+/** The homeserver could not be asked: connection refused, DNS, TLS, timeout or an oversized answer. */
+export class HomeserverUnreachable extends Error {
+  override name = "HomeserverUnreachable";
+  constructor(
+    readonly timedOut: boolean,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Send the managed server's admin token as a bearer token (never on `/register`). */
+  admin?: boolean;
+  query?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** Shared connection pool for every homeserver call; closed when the portal stops. */
+export function createHomeserverAgent(): Agent {
+  return new Agent({
+    connect: { timeout: 5_000 },
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+    // An admin token list is small; anything this big is not a homeserver talking.
+    maxResponseSize: 8 * 1024 * 1024,
+    keepAliveTimeout: 10_000,
+  });
+}
+
+/** Registration tokens are invitation codes: keep them out of debug lines too. */
+const loggedPath = (path: string) => path.replace(/(registration_tokens\/)[^/]+/, "$1…");
+
+/**
+ * HTTP to one managed homeserver (its internal URL) with undici: JSON in and out, a time limit per call, no
+ * redirects, and the admin token only when asked for. It never throws for an HTTP status: callers decide what a
+ * 401 or a 404 means for them. Network failures and timeouts throw HomeserverUnreachable.
+ */
+export class HomeserverClient {
+  constructor(
+    private readonly http: Dispatcher,
+    readonly baseUrl: string,
+    private readonly adminToken: string | undefined,
+    private readonly log: Logger,
+    private readonly defaultTimeoutMs = 10_000,
+  ) {}
+
+  async call(method: Dispatcher.HttpMethod, path: string, options: CallOptions = {}): Promise<HomeserverResponse> {
+    const url = new URL(`${this.baseUrl}${path}`);
+    for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (options.admin) {
+      if (this.adminToken === undefined) throw new Error("this homeserver client has no admin token");
+      headers.authorization = `Bearer ${this.adminToken}`;
+    }
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    if (payload !== undefined) headers["content-type"] = "application/json";
+    const started = performance.now();
+    let response: Dispatcher.ResponseData;
+    let text: string;
+    try {
+      response = await request(url, {
+        dispatcher: this.http,
+        method,
+        headers,
+        ...(payload === undefined ? {} : { body: payload }),
+        signal: AbortSignal.timeout(options.timeoutMs ?? this.defaultTimeoutMs),
+      });
+      text = await response.body.text();
+    } catch (error) {
+      const err = error as Error & { code?: string; cause?: { code?: string } };
+      const timedOut = err.name === "TimeoutError" || err.name === "AbortError" || /timeout/i.test(err.code ?? "");
+      const reason = err.cause?.code ?? err.code ?? err.name;
+      this.log.debug({ method, path: loggedPath(path), reason }, "homeserver call failed");
+      throw new HomeserverUnreachable(timedOut, timedOut ? "timed out" : reason);
+    }
+    const { body, json } = parseObject(text);
+    const retryAfter = response.headers["retry-after"];
+    const retryAfterMs =
+      typeof body.retry_after_ms === "number"
+        ? body.retry_after_ms
+        : typeof retryAfter === "string" && /^\d+$/.test(retryAfter)
+          ? Number(retryAfter) * 1000
+          : undefined;
+    this.log.debug(
+      { method, path: loggedPath(path), status: response.statusCode, ms: Math.round(performance.now() - started) },
+      "homeserver call",
+    );
+    return { status: response.statusCode, body, json, retryAfterMs };
+  }
+}
+
+function parseObject(text: string): { body: Record<string, unknown>; json: boolean } {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      return { body: value as Record<string, unknown>, json: true };
+    }
+  } catch {
+    // Not JSON (an HTML error page from a proxy, Synapse's plain `OK`): the caller sees json false.
+  }
+  return { body: {}, json: false };
+}
+
+/** The Matrix error code of an answer, if any. */
+export const errcodeOf = (response: HomeserverResponse): string | undefined =>
+  typeof response.body.errcode === "string" ? response.body.errcode : undefined;
+
+/** The homeserver's own error message, if any. */
+export const errorOf = (response: HomeserverResponse): string | undefined =>
+  typeof response.body.error === "string" ? response.body.error : undefined;

@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Hono } from "hono";
+import { isAddressOrRange } from "../config.ts";
+import { createOriginResolver, normalizeIp, type RequestOrigin } from "./client-ip.ts";
+
+/** Resolves one request as if it came from `peer` over a socket (the env @hono/node-server provides). */
+async function resolve(trusted: string[], peer: string, headers: Record<string, string> = {}, url = "http://portal.test/x") {
+  const originOf = createOriginResolver(trusted);
+  let seen: RequestOrigin | undefined;
+  const app = new Hono().get("/x", (c) => {
+    seen = originOf(c);
+    return c.text("ok");
+  });
+  await app.request(url, { headers: { host: "portal.test", ...headers } }, { incoming: { socket: { remoteAddress: peer } } });
+  assert.ok(seen);
+  return seen;
+}
+
+describe("client IP and origin", () => {
+  it("uses the socket address and ignores X-Forwarded-* from untrusted peers", async () => {
+    const origin = await resolve([], "203.0.113.9", {
+      "x-forwarded-for": "198.51.100.1",
+      "x-forwarded-host": "evil.test",
+      "x-forwarded-proto": "https",
+    });
+    assert.deepEqual(origin, { ip: "203.0.113.9", host: "portal.test", secure: false });
+  });
+
+  it("honours X-Forwarded-For from a trusted proxy, skipping trusted hops from the right", async () => {
+    const origin = await resolve(["10.0.0.0/8", "127.0.0.1"], "::ffff:127.0.0.1", {
+      "x-forwarded-for": "198.51.100.66, 198.51.100.1, 10.1.2.3",
+      "x-forwarded-host": "Portal.Example.org",
+      "x-forwarded-proto": "https",
+    });
+    assert.deepEqual(origin, { ip: "198.51.100.1", host: "portal.example.org", secure: true });
+  });
+
+  it("stops at a malformed hop and keeps the last address it could trust", async () => {
+    const origin = await resolve(["127.0.0.1"], "127.0.0.1", { "x-forwarded-for": "not-an-ip" });
+    assert.equal(origin.ip, "127.0.0.1");
+  });
+
+  it("normalises IPv4-mapped IPv6 addresses", () => {
+    assert.equal(normalizeIp("::ffff:192.0.2.7"), "192.0.2.7");
+    assert.equal(normalizeIp("2001:DB8::1"), "2001:db8::1");
+  });
+
+  it("accepts IP addresses and CIDR ranges in PORTAL_TRUSTED_PROXIES", () => {
+    for (const good of ["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8", "172.30.32.2/32"])
+      assert.equal(isAddressOrRange(good), true, good);
+    for (const bad of ["", "localhost", "10.0.0.0/33", "::1/129", "1.2.3.4/8/1", "10.0.0.0/x"])
+      assert.equal(isAddressOrRange(bad), false, bad);
+  });
+});

@@ -1,0 +1,70 @@
+import { BlockList, isIP } from "node:net";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context } from "hono";
+
+/** Where a request came from, after the trusted-proxy rules. */
+export interface RequestOrigin {
+  /** The client's IP: the socket peer, or from `X-Forwarded-For` when the peer is a trusted proxy. */
+  readonly ip: string;
+  /** The host the client addressed (`Host`, or `X-Forwarded-Host` from a trusted proxy), lower-cased. */
+  readonly host: string;
+  /** The client used HTTPS (directly, or `X-Forwarded-Proto: https` from a trusted proxy). */
+  readonly secure: boolean;
+}
+
+/** `::ffff:1.2.3.4` → `1.2.3.4`, so one address has one spelling in limits, logs and the audit log. */
+export function normalizeIp(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return mapped?.[1] ?? address.toLowerCase();
+}
+
+function toBlockList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = "", prefix] = entry.split("/");
+    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (prefix === undefined) list.addAddress(normalizeIp(address), family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return list;
+}
+
+/**
+ * Resolves the client of each request. `X-Forwarded-*` headers are honoured only when the socket peer is in
+ * `trustedProxies` (PORTAL_TRUSTED_PROXIES); otherwise anyone could pick their own IP and dodge the rate limits.
+ * `X-Forwarded-For` is read from the right: trusted hops are skipped and the first other address is the client.
+ */
+export function createOriginResolver(trustedProxies: readonly string[]): (c: Context) => RequestOrigin {
+  const trusted = toBlockList(trustedProxies);
+  const isTrusted = (ip: string) => {
+    const family = isIP(ip);
+    return family !== 0 && trusted.check(ip, family === 6 ? "ipv6" : "ipv4");
+  };
+  return (c) => {
+    let peer = "unknown";
+    try {
+      peer = normalizeIp(getConnInfo(c).remote.address ?? "unknown");
+    } catch {
+      // Not served by @hono/node-server (app.request in a unit test): no socket to read.
+    }
+    const host = (c.req.header("host") ?? "").toLowerCase();
+    const secure = new URL(c.req.url).protocol === "https:";
+    if (!isTrusted(peer)) return { ip: peer, host, secure };
+
+    let ip = peer;
+    const hops = (c.req.header("x-forwarded-for") ?? "").split(",").map((hop) => normalizeIp(hop.trim()));
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = hops[i] ?? "";
+      if (isIP(hop) === 0) break;
+      ip = hop;
+      if (!isTrusted(hop)) break;
+    }
+    const forwardedHost = c.req.header("x-forwarded-host")?.split(",")[0]?.trim().toLowerCase();
+    const forwardedProto = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+    return {
+      ip,
+      host: forwardedHost || host,
+      secure: forwardedProto === undefined || forwardedProto === "" ? secure : forwardedProto === "https",
+    };
+  };
+}

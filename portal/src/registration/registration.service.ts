@@ -1,0 +1,145 @@
+import { HttpError } from "../../../lib/http-error.ts";
+import type { Logger } from "../../../lib/logger.ts";
+import type { HomeserverConnector } from "../homeserver/connector.ts";
+import { HomeserverUnreachable } from "../homeserver/homeserver-client.ts";
+import { RegistrationTokensApi } from "../homeserver/registration-tokens-api.ts";
+import { type PortalLimiters, tooManyRequests } from "../rate-limit/rate-limiter.ts";
+import type { ServerResolver } from "../servers/server-resolver.ts";
+import type { ServerRow } from "../servers/servers.repository.ts";
+import { tokenState } from "../tokens/token-state.ts";
+import type { TokensRepository } from "../tokens/tokens.repository.ts";
+import { KeyedMutex } from "./keyed-mutex.ts";
+import type { RegistrationsRepository } from "./registration.repository.ts";
+import { parseRegistration, type RegisterInput } from "./registration.schema.ts";
+import { homeserverUnavailable, tokenRefused } from "./sign-up-errors.ts";
+import { registerAccount } from "./uia-driver.ts";
+
+/** Synapse's `MAX_USERID_LENGTH`: the whole `@localpart:server` id. */
+const MAX_USER_ID = 255;
+const TOKEN_SYNTAX = /^[A-Za-z0-9._~-]{1,64}$/;
+
+const REFUSALS = {
+  disabled: "This registration token has been disabled.",
+  expired: "This registration token has expired.",
+  exhausted: "This registration token has no uses left.",
+  unknown: "This registration token is not valid. Please check it and try again.",
+} as const;
+
+/** Public sign-up and token validation against the resolved managed server. */
+export class RegistrationService {
+  private readonly tokenLocks = new KeyedMutex();
+
+  constructor(
+    private readonly resolver: ServerResolver,
+    private readonly connector: HomeserverConnector,
+    private readonly tokens: TokensRepository,
+    private readonly registrations: RegistrationsRepository,
+    private readonly limiters: PortalLimiters,
+    private readonly now: () => number,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * `POST /api/register`: rate limit (per IP, every attempt counts), validation, server, the portal's own token
+   * checks (disabled flag, then the admin API's view), then the homeserver's UIA flow. Sign-ups with one token
+   * run one at a time, so a token with one use left yields exactly one account however many visitors race for it.
+   */
+  async register(body: unknown, ip: string): Promise<{ userId: string }> {
+    const wait = this.limiters.registration.consume(ip);
+    if (wait > 0)
+      throw tooManyRequests(wait, "Too many sign-up attempts from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
+    const input = parseRegistration(body);
+    const server = await this.openServer(input.serverId);
+    if (`@${input.username}:${server.server_name}`.length > MAX_USER_ID) {
+      throw new HttpError(400, "The username is too long for this server.", "M_INVALID_USERNAME");
+    }
+    if (!TOKEN_SYNTAX.test(input.token)) throw tokenRefused(REFUSALS.unknown);
+    const userId = await this.tokenLocks.run(`${server.id}\n${input.token}`, () => this.signUp(server, input));
+    return { userId };
+  }
+
+  /** `POST /api/register/validate-token`: the portal's verdict, consuming nothing (no UIA stage is run). */
+  async validateToken(input: { token: string; serverId?: string | undefined }, ip: string): Promise<{ valid: boolean }> {
+    const wait = this.limiters.tokenValidation.consume(ip);
+    if (wait > 0)
+      throw tooManyRequests(wait, "Too many token checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
+    const server = await this.openServer(input.serverId);
+    const token = input.token.trim();
+    if (!TOKEN_SYNTAX.test(token)) return { valid: false };
+    const refusal = await this.refusal(server, token);
+    if (refusal !== undefined) return { valid: refusal === null };
+    return { valid: await this.publicValidity(server, token) };
+  }
+
+  /** The server a public request means (404 unknown, 403 disabled), refusing it when its registration is closed. */
+  private async openServer(serverId: string | undefined): Promise<ServerRow> {
+    const server = await this.resolver.resolve({ serverId });
+    if (server.registration_mode === "closed") throw new HttpError(403, "Registration is closed on this server.", "M_FORBIDDEN");
+    return server;
+  }
+
+  private async signUp(server: ServerRow, input: RegisterInput): Promise<string> {
+    const refusal = await this.refusal(server, input.token);
+    if (refusal) throw tokenRefused(refusal);
+    // The UIA flow is a client-server call: it never needs (and must never carry) the admin token.
+    const userId = await registerAccount(this.connector.publicClient(server), input, this.log);
+    await this.registrations.insert({ server_id: server.id, user_id: userId, created_at: new Date(this.now()).toISOString() });
+    this.log.info({ serverId: server.id, userId }, "account registered");
+    if (input.displayName) await this.setDisplayName(server, userId, input.displayName);
+    return userId;
+  }
+
+  /**
+   * Why the portal refuses this token, `null` when it accepts it, undefined when it cannot tell (no usable
+   * admin API: the homeserver decides). Checks the local disabled flag, then Synapse's admin lookup, which has
+   * no rate limit and sees `uses_allowed: 0`.
+   */
+  private async refusal(server: ServerRow, token: string): Promise<string | null | undefined> {
+    const metadata = await this.tokens.find(server.id, token);
+    if (metadata?.disabled === 1) return REFUSALS.disabled;
+    let found: Awaited<ReturnType<RegistrationTokensApi["get"]>>;
+    try {
+      found = await new RegistrationTokensApi(this.connector.client(server)).get(token);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      this.log.warn({ serverId: server.id, code: error.code }, "admin token lookup unavailable; the homeserver will decide");
+      return undefined;
+    }
+    if (!found) return REFUSALS.unknown;
+    const state = tokenState(found, false, this.now());
+    return state === "valid" ? null : REFUSALS[state];
+  }
+
+  /** Synapse's public `validity` endpoint (rate limited per portal IP on the homeserver, hence only a fallback). */
+  private async publicValidity(server: ServerRow, token: string): Promise<boolean> {
+    try {
+      const response = await this.connector
+        .publicClient(server)
+        .call("GET", "/_matrix/client/v1/register/m.login.registration_token/validity", { query: { token } });
+      if (response.status === 200 && typeof response.body.valid === "boolean") return response.body.valid;
+      this.log.warn({ serverId: server.id, status: response.status }, "token validity endpoint refused");
+    } catch (error) {
+      if (!(error instanceof HomeserverUnreachable)) throw error;
+    }
+    throw homeserverUnavailable();
+  }
+
+  /**
+   * Sets the new account's display name with the admin token (Synapse lets a server admin change a local user's
+   * profile). Best effort: the account exists either way, so a failure is logged, not returned.
+   */
+  private async setDisplayName(server: ServerRow, userId: string, displayName: string): Promise<void> {
+    try {
+      const response = await this.connector
+        .client(server)
+        .call("PUT", `/_matrix/client/v3/profile/${encodeURIComponent(userId)}/displayname`, {
+          admin: true,
+          body: { displayname: displayName },
+        });
+      if (response.status !== 200) this.log.warn({ userId, status: response.status }, "display name not set");
+    } catch (error) {
+      if (!(error instanceof HomeserverUnreachable || error instanceof HttpError)) throw error;
+      this.log.warn({ userId }, "display name not set: homeserver unavailable");
+    }
+  }
+}

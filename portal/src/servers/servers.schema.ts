@@ -1,0 +1,146 @@
+import * as v from "valibot";
+import { objectMessage } from "../schema-messages.ts";
+
+/** Matrix server name grammar: a DNS name, IPv4 or bracketed IPv6 literal, and an optional port. */
+const SERVER_NAME = /^(?:\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,255})(?::\d{1,5})?$/;
+/** A DNS host name (lower case, labels of 1-63 characters). */
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+/** One or more path segments of unreserved characters, no trailing slash: `/join`, `/org/team`. */
+const ROUTE_PREFIX = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+)+$/;
+
+const max = (n: number, field: string) => v.maxLength<string, number, string>(n, `${field} must be at most ${n} characters`);
+const text = (field: string) => v.string(`${field} must be a string`);
+
+/** An absolute http(s) URL without credentials, query or fragment; stored without a trailing slash. */
+const httpUrl = (field: string) =>
+  v.pipe(
+    text(field),
+    v.trim(),
+    max(2000, field),
+    v.url(`${field} must be a valid URL`),
+    // valibot runs the whole pipe even after `url` failed, so this check must cope with a non-URL too.
+    v.check((value) => {
+      if (!URL.canParse(value)) return true;
+      const url = new URL(value);
+      return (
+        (url.protocol === "http:" || url.protocol === "https:") && !url.username && !url.password && !url.search && !url.hash
+      );
+    }, `${field} must be an http(s) URL without credentials, query or fragment`),
+    v.transform((value) => value.replace(/\/+$/, "")),
+  );
+
+const fields = {
+  name: v.pipe(text("name"), v.trim(), v.nonEmpty("name is required"), max(200, "name")),
+  slug: v.pipe(text("slug"), max(100, "slug"), v.regex(/^[a-z0-9-]+$/, "slug may only contain a-z, 0-9 and -")),
+  serverName: v.pipe(
+    text("serverName"),
+    v.trim(),
+    v.nonEmpty("serverName is required"),
+    max(500, "serverName"),
+    v.regex(SERVER_NAME, "serverName must be a Matrix server name (host name or IP, optional :port)"),
+  ),
+  internalUrl: httpUrl("internalUrl"),
+  publicUrl: httpUrl("publicUrl"),
+  notes: v.nullable(v.pipe(text("notes"), max(5000, "notes"))),
+  publicDomain: v.nullable(
+    v.pipe(
+      text("publicDomain"),
+      v.trim(),
+      v.toLowerCase(),
+      max(500, "publicDomain"),
+      v.regex(HOSTNAME, "publicDomain must be a host name"),
+    ),
+  ),
+  routePrefix: v.nullable(
+    v.pipe(text("routePrefix"), max(100, "routePrefix"), v.regex(ROUTE_PREFIX, "routePrefix must be a path such as /join")),
+  ),
+  brandingProfileId: v.nullable(
+    v.pipe(text("brandingProfileId"), v.nonEmpty("brandingProfileId must not be empty"), max(100, "brandingProfileId")),
+  ),
+};
+
+/**
+ * The admin token goes into an `Authorization: Bearer` header, so it must be visible ASCII without spaces.
+ */
+export const AdminToken = v.pipe(
+  v.string("adminToken must be a string"),
+  v.nonEmpty("adminToken is required"),
+  max(10000, "adminToken"),
+  v.regex(/^[\x21-\x7e]+$/, "adminToken must be printable ASCII without spaces"),
+);
+
+/** `POST /api/admin/servers`. Unknown fields are refused so that a typo is not silently dropped. */
+export const CreateServerBody = v.strictObject(
+  {
+    name: fields.name,
+    slug: fields.slug,
+    serverName: fields.serverName,
+    internalUrl: fields.internalUrl,
+    publicUrl: fields.publicUrl,
+    adminToken: AdminToken,
+    notes: v.optional(fields.notes, null),
+    publicDomain: v.optional(fields.publicDomain, null),
+    routePrefix: v.optional(fields.routePrefix, null),
+    brandingProfileId: v.optional(fields.brandingProfileId, null),
+  },
+  objectMessage,
+);
+export type CreateServerInput = v.InferOutput<typeof CreateServerBody>;
+
+/** `registrationMode`: `token` (sign-up with a registration token, the default) or `closed` (the portal refuses sign-ups). */
+export const REGISTRATION_MODES = ["token", "closed"] as const;
+/** `managedMode`: how integrations are deployed for this server, as the integration `deploymentMode` values. */
+export const MANAGED_MODES = ["managed", "guided"] as const;
+
+/** `PUT /api/admin/servers/:id`: any subset; `null` clears an optional field; the admin token only via rotate_token. */
+export const UpdateServerBody = v.pipe(
+  v.strictObject(
+    {
+      name: v.optional(fields.name),
+      slug: v.optional(fields.slug),
+      serverName: v.optional(fields.serverName),
+      internalUrl: v.optional(fields.internalUrl),
+      publicUrl: v.optional(fields.publicUrl),
+      notes: v.optional(fields.notes),
+      publicDomain: v.optional(fields.publicDomain),
+      routePrefix: v.optional(fields.routePrefix),
+      brandingProfileId: v.optional(fields.brandingProfileId),
+      registrationMode: v.optional(v.nullable(v.picklist(REGISTRATION_MODES, "registrationMode must be token, closed or null"))),
+      managedMode: v.optional(v.nullable(v.picklist(MANAGED_MODES, "managedMode must be managed, guided or null"))),
+      adminToken: v.optional(v.never("adminToken cannot be changed here: use PATCH with action rotate_token")),
+    },
+    objectMessage,
+  ),
+  v.check((body) => Object.keys(body).length > 0, "the body names no field to update"),
+);
+export type UpdateServerInput = v.InferOutput<typeof UpdateServerBody>;
+
+/** `PATCH /api/admin/servers/:id`: one action. */
+export const ServerActionBody = v.variant(
+  "action",
+  [
+    v.strictObject({ action: v.literal("enable") }, objectMessage),
+    v.strictObject({ action: v.literal("disable") }, objectMessage),
+    v.strictObject({ action: v.literal("set_default") }, objectMessage),
+    v.strictObject({ action: v.literal("rotate_token"), adminToken: AdminToken }, objectMessage),
+    v.strictObject({ action: v.literal("diagnostics") }, objectMessage),
+  ],
+  "action must be one of enable, disable, set_default, rotate_token, diagnostics",
+);
+export type ServerAction = v.InferOutput<typeof ServerActionBody>;
+
+/** `GET /api/server/resolve`. */
+export const ResolveQuery = v.object(
+  {
+    serverId: v.optional(v.pipe(v.string(), max(100, "serverId"))),
+    slug: v.optional(v.pipe(v.string(), max(100, "slug"))),
+    domain: v.optional(v.pipe(v.string(), max(500, "domain"))),
+  },
+  objectMessage,
+);
+
+/** `?serverId=` where an admin endpoint acts on one server. */
+export const ServerIdQuery = v.object(
+  { serverId: v.pipe(v.string("serverId must be a string"), v.nonEmpty("is required"), max(100, "serverId")) },
+  objectMessage,
+);

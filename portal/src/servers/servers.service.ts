@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import { conflict, HttpError, notFound } from "../../../lib/http-error.ts";
+import type { AuditActor, AuditService } from "../audit/audit.service.ts";
+import { uniqueViolation } from "../db/constraints.ts";
+import type { DiagnosticsResult, DiagnosticsService } from "../diagnostics/diagnostics.service.ts";
+import type { HomeserverConnector } from "../homeserver/connector.ts";
+import { type ServerRecord, toServerRecord } from "./server-record.ts";
+import type { ServerChanges, ServerRow, ServersRepository } from "./servers.repository.ts";
+import type { CreateServerInput, ServerAction, UpdateServerInput } from "./servers.schema.ts";
+
+const FIELD_COLUMNS = {
+  name: "name",
+  slug: "slug",
+  serverName: "server_name",
+  internalUrl: "internal_url",
+  publicUrl: "public_url",
+  notes: "notes",
+  publicDomain: "public_domain",
+  routePrefix: "route_prefix",
+  brandingProfileId: "branding_profile_id",
+  registrationMode: "registration_mode",
+  managedMode: "managed_mode",
+} as const satisfies Record<string, keyof ServerChanges>;
+
+/** A UNIQUE violation on slug or public domain, as the 409 the admin should see. */
+function asConflict(error: unknown): never {
+  const column = uniqueViolation(error);
+  if (column === "slug") throw conflict("Another server already uses this slug");
+  if (column === "public_domain") throw conflict("Another server already uses this public domain");
+  throw error;
+}
+
+/**
+ * Managed servers: CRUD, the state machine (draft → active ⇄ disabled, one default), token rotation and stored
+ * diagnostics. Every change is audited with the acting admin and IP.
+ */
+export class ServersService {
+  constructor(
+    private readonly repository: ServersRepository,
+    private readonly connector: HomeserverConnector,
+    private readonly diagnostics: DiagnosticsService,
+    private readonly audit: AuditService,
+    private readonly now: () => number,
+  ) {}
+
+  async list(): Promise<ServerRecord[]> {
+    return (await this.repository.list()).map(toServerRecord);
+  }
+
+  /** The row of a server, or 404. For other services that act on one server. */
+  async requireRow(id: string): Promise<ServerRow> {
+    const row = await this.repository.find(id);
+    if (!row) throw notFound(`No managed server with id ${id}`);
+    return row;
+  }
+
+  async get(id: string): Promise<ServerRecord> {
+    return toServerRecord(await this.requireRow(id));
+  }
+
+  /** Creates a server as a disabled draft; the first server becomes the default. */
+  async create(input: CreateServerInput, actor: AuditActor): Promise<ServerRecord> {
+    const id = randomUUID();
+    const nowIso = this.isoNow();
+    const row = await this.repository
+      .insertWithDefault({
+        id,
+        name: input.name,
+        slug: input.slug,
+        server_name: input.serverName,
+        internal_url: input.internalUrl,
+        public_url: input.publicUrl,
+        admin_token_enc: this.connector.sealAdminToken(id, input.adminToken),
+        notes: input.notes,
+        public_domain: input.publicDomain,
+        route_prefix: input.routePrefix,
+        branding_profile_id: input.brandingProfileId,
+        registration_mode: null,
+        managed_mode: null,
+        status: "draft",
+        enabled: 0,
+        last_diag_at: null,
+        last_diag_ok: null,
+        token_rotated_at: null,
+        created_at: nowIso,
+        updated_at: nowIso,
+      })
+      .catch(asConflict);
+    await this.audit.record(actor, {
+      action: "server.created",
+      serverId: id,
+      target: id,
+      detail: { name: row.name, slug: row.slug, isDefault: row.is_default === 1 },
+    });
+    return toServerRecord(row);
+  }
+
+  async update(id: string, input: UpdateServerInput, actor: AuditActor): Promise<ServerRecord> {
+    await this.requireRow(id);
+    const changes: ServerChanges = { updated_at: this.isoNow() };
+    const fields: string[] = [];
+    for (const [field, column] of Object.entries(FIELD_COLUMNS)) {
+      const value = input[field as keyof typeof FIELD_COLUMNS];
+      if (value === undefined) continue;
+      (changes as Record<string, unknown>)[column] = value;
+      fields.push(field);
+    }
+    const row = await this.repository.update(id, changes).catch(asConflict);
+    if (!row) throw notFound(`No managed server with id ${id}`);
+    await this.audit.record(actor, { action: "server.updated", serverId: id, target: id, detail: { fields } });
+    return toServerRecord(row);
+  }
+
+  /** PATCH actions. `diagnostics` also answers the full result. */
+  async act(
+    id: string,
+    action: ServerAction,
+    actor: AuditActor,
+  ): Promise<{ server: ServerRecord; diagnostics?: DiagnosticsResult }> {
+    const row = await this.requireRow(id);
+    const updatedAt = this.isoNow();
+    switch (action.action) {
+      case "enable":
+        await this.repository.update(id, { enabled: 1, status: "active", updated_at: updatedAt });
+        await this.audit.record(actor, { action: "server.enabled", serverId: id, target: id });
+        break;
+      case "disable":
+        // A draft that was never enabled stays a draft; an active server becomes disabled.
+        await this.repository.update(id, {
+          enabled: 0,
+          status: row.status === "draft" ? "draft" : "disabled",
+          updated_at: updatedAt,
+        });
+        await this.audit.record(actor, { action: "server.disabled", serverId: id, target: id });
+        break;
+      case "set_default": {
+        const previous = await this.repository.setDefault(id, updatedAt);
+        await this.audit.record(actor, {
+          action: "server.default.changed",
+          serverId: id,
+          target: id,
+          detail: { previousDefault: previous ?? null },
+        });
+        break;
+      }
+      case "rotate_token":
+        await this.repository.update(id, {
+          admin_token_enc: this.connector.sealAdminToken(id, action.adminToken),
+          token_rotated_at: updatedAt,
+          updated_at: updatedAt,
+        });
+        await this.audit.record(actor, { action: "server.token.rotated", serverId: id, target: id });
+        break;
+      case "diagnostics": {
+        const diagnostics = await this.diagnostics.run(row);
+        const ok = this.diagnostics.isHealthy(diagnostics);
+        await this.repository.update(id, { last_diag_at: diagnostics.checkedAt, last_diag_ok: ok ? 1 : 0 });
+        await this.audit.record(actor, { action: "server.diagnostics.run", serverId: id, target: id, detail: { ok } });
+        return { server: await this.get(id), diagnostics };
+      }
+    }
+    return { server: await this.get(id) };
+  }
+
+  /** Deletes a disabled, non-default server (409 otherwise), with its token metadata; the audit log stays. */
+  async delete(id: string, actor: AuditActor): Promise<void> {
+    const row = await this.requireRow(id);
+    if (row.enabled === 1) throw new HttpError(409, "Disable the server before deleting it", "CONFLICT");
+    if (row.is_default === 1) throw new HttpError(409, "Make another server the default before deleting this one", "CONFLICT");
+    if (!(await this.repository.deleteIfRemovable(id))) {
+      throw new HttpError(409, "The server changed meanwhile (enabled or made default); not deleted", "CONFLICT");
+    }
+    await this.audit.record(actor, {
+      action: "server.deleted",
+      serverId: id,
+      target: id,
+      detail: { name: row.name, slug: row.slug },
+    });
+  }
+
+  private isoNow(): string {
+    return new Date(this.now()).toISOString();
+  }
+}

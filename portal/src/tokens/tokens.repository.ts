@@ -1,0 +1,75 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, TokenMetadataTable } from "../db/schema.ts";
+
+export type TokenMetadataRow = Selectable<TokenMetadataTable>;
+
+/** Local metadata of registration tokens, keyed by (server, token string). */
+export class TokensRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  listForServer(serverId: string): Promise<TokenMetadataRow[]> {
+    return this.db.selectFrom("token_metadata").selectAll().where("server_id", "=", serverId).execute();
+  }
+
+  find(serverId: string, token: string): Promise<TokenMetadataRow | undefined> {
+    return this.db
+      .selectFrom("token_metadata")
+      .selectAll()
+      .where("server_id", "=", serverId)
+      .where("token", "=", token)
+      .executeTakeFirst();
+  }
+
+  /** Creates or changes the metadata row; fields left undefined keep their value (or their default on insert). */
+  async upsert(
+    serverId: string,
+    token: string,
+    changes: { label?: string | null; note?: string | null; disabled?: boolean },
+    nowIso: string,
+  ): Promise<void> {
+    const set = {
+      ...(changes.label === undefined ? {} : { label: changes.label }),
+      ...(changes.note === undefined ? {} : { note: changes.note }),
+      ...(changes.disabled === undefined ? {} : { disabled: changes.disabled ? 1 : 0 }),
+      updated_at: nowIso,
+    };
+    await this.db
+      .insertInto("token_metadata")
+      .values({
+        server_id: serverId,
+        token,
+        label: changes.label ?? null,
+        note: changes.note ?? null,
+        disabled: changes.disabled ? 1 : 0,
+        created_at: nowIso,
+        updated_at: nowIso,
+      })
+      .onConflict((oc) => oc.columns(["server_id", "token"]).doUpdateSet(set))
+      .execute();
+  }
+
+  /** True when a row was removed. */
+  async delete(serverId: string, token: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("token_metadata")
+      .where("server_id", "=", serverId)
+      .where("token", "=", token)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Removes rows of these tokens not written since `beforeIso` (a row written later belongs to a newer token). */
+  async deleteStale(serverId: string, tokens: string[], beforeIso: string): Promise<number> {
+    let removed = 0;
+    for (let i = 0; i < tokens.length; i += 500) {
+      const result = await this.db
+        .deleteFrom("token_metadata")
+        .where("server_id", "=", serverId)
+        .where("token", "in", tokens.slice(i, i + 500))
+        .where("updated_at", "<", beforeIso)
+        .executeTakeFirst();
+      removed += Number(result.numDeletedRows);
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import { validate } from "../../../lib/validate.ts";
+import type { PortalContext } from "../context.ts";
+import { actorOf } from "../http/actor.ts";
+import type { PortalEnv } from "../http/env.ts";
+import { ServerIdQuery } from "../servers/servers.schema.ts";
+import { CreateTokenBody, UpdateTokenBody } from "./tokens.schema.ts";
+
+/** `/api/admin/tokens?serverId=`: the registration tokens of one managed server. */
+export function tokenRoutes(ctx: PortalContext): Hono<PortalEnv> {
+  const tokens = ctx.services.tokens;
+  const server = validate("query", ServerIdQuery);
+  return new Hono<PortalEnv>()
+    .get("/", server, async (c) => c.json({ tokens: await tokens.list(c.req.valid("query").serverId) }))
+    .post("/", server, validate("json", CreateTokenBody), async (c) =>
+      c.json({ token: await tokens.create(c.req.valid("query").serverId, c.req.valid("json"), actorOf(c)) }, 201),
+    )
+    .get("/:token", server, async (c) => c.json({ token: await tokens.get(c.req.valid("query").serverId, c.req.param("token")) }))
+    .put("/:token", server, validate("json", UpdateTokenBody), async (c) =>
+      c.json({
+        token: await tokens.update(c.req.valid("query").serverId, c.req.param("token"), c.req.valid("json"), actorOf(c)),
+      }),
+    )
+    .patch("/:token", server, async (c) =>
+      c.json({ token: await tokens.disable(c.req.valid("query").serverId, c.req.param("token"), actorOf(c)) }),
+    )
+    .delete("/:token", server, async (c) => {
+      await tokens.delete(c.req.valid("query").serverId, c.req.param("token"), actorOf(c));
+      return c.json({ deleted: true });
+    });
+}

@@ -1,0 +1,163 @@
+import { HttpError } from "../../../lib/http-error.ts";
+import { parseOr400 } from "../../../lib/validate.ts";
+import type { AuditActor, AuditService } from "../audit/audit.service.ts";
+import type { HomeserverConnector } from "../homeserver/connector.ts";
+import { type HomeserverToken, RegistrationTokensApi } from "../homeserver/registration-tokens-api.ts";
+import type { ServersService } from "../servers/servers.service.ts";
+import { tokenState } from "./token-state.ts";
+import type { TokenMetadataRow, TokensRepository } from "./tokens.repository.ts";
+import { type CreateTokenInput, TokenString, type UpdateTokenInput } from "./tokens.schema.ts";
+
+/** A registration token as the admin API returns it: the homeserver's fields, local metadata and the portal's verdict. */
+export interface TokenRecord extends HomeserverToken {
+  label: string | null;
+  note: string | null;
+  /** Disabled through the portal (PATCH) or `uses_allowed: 0` on the homeserver: refused at sign-up. */
+  disabled: boolean;
+  /** Usable for a sign-up right now (not disabled, expired or used up). */
+  valid: boolean;
+}
+
+const noSuchToken = (token: string) => new HttpError(404, `No such registration token: ${token}`, "M_NOT_FOUND");
+
+/**
+ * Registration tokens of one managed server: the homeserver holds them (Synapse's admin API), the portal adds a
+ * label, a note and a disabled flag. Homeserver failures surface as described in homeserver-errors.ts.
+ */
+export class TokensService {
+  constructor(
+    private readonly servers: ServersService,
+    private readonly connector: HomeserverConnector,
+    private readonly repository: TokensRepository,
+    private readonly audit: AuditService,
+    private readonly now: () => number,
+  ) {}
+
+  /** Every token on the homeserver with its metadata; metadata of tokens gone from the homeserver is deleted. */
+  async list(serverId: string): Promise<TokenRecord[]> {
+    const api = await this.api(serverId);
+    // Rows written after this instant may belong to a token created meanwhile: they are not orphans yet.
+    const askedAt = this.isoNow();
+    const [tokens, rows] = await Promise.all([api.list(), this.repository.listForServer(serverId)]);
+    const metadata = new Map(rows.map((row) => [row.token, row]));
+    const present = new Set(tokens.map((token) => token.token));
+    const orphans = rows.filter((row) => !present.has(row.token)).map((row) => row.token);
+    if (orphans.length > 0) await this.repository.deleteStale(serverId, orphans, askedAt);
+    return tokens.map((token) => this.merge(token, metadata.get(token.token)));
+  }
+
+  async get(serverId: string, token: string): Promise<TokenRecord> {
+    const name = parseOr400(TokenString, token, "token");
+    const api = await this.api(serverId);
+    const askedAt = this.isoNow();
+    const found = await api.get(name);
+    if (!found) {
+      await this.repository.deleteStale(serverId, [name], askedAt);
+      throw noSuchToken(name);
+    }
+    return this.merge(found, await this.repository.find(serverId, name));
+  }
+
+  async create(serverId: string, input: CreateTokenInput, actor: AuditActor): Promise<TokenRecord> {
+    const api = await this.api(serverId);
+    this.assertFuture(input.expiry_time);
+    const explicit = input.token ? { token: input.token } : { length: input.length ?? 16 };
+    const created = await api.create({ ...explicit, uses_allowed: input.uses_allowed, expiry_time: input.expiry_time });
+    // Always (re)write the row: metadata left by an earlier token of the same name must not carry over.
+    await this.repository.upsert(
+      serverId,
+      created.token,
+      { label: input.label || null, note: input.note || null, disabled: false },
+      this.isoNow(),
+    );
+    await this.audit.record(actor, {
+      action: "token.created",
+      serverId,
+      target: created.token,
+      detail: { uses_allowed: created.uses_allowed, expiry_time: created.expiry_time, label: input.label || null },
+    });
+    return this.merge(created, await this.repository.find(serverId, created.token));
+  }
+
+  /**
+   * Changes homeserver fields (`uses_allowed`, `expiry_time`) and/or metadata. Giving `uses_allowed` to a
+   * disabled token enables it again (it replaces the 0 that disabling wrote on the homeserver).
+   */
+  async update(serverId: string, token: string, input: UpdateTokenInput, actor: AuditActor): Promise<TokenRecord> {
+    const name = parseOr400(TokenString, token, "token");
+    const api = await this.api(serverId);
+    if (input.expiry_time !== undefined) this.assertFuture(input.expiry_time);
+    const homeserverFields = {
+      ...(input.uses_allowed === undefined ? {} : { uses_allowed: input.uses_allowed }),
+      ...(input.expiry_time === undefined ? {} : { expiry_time: input.expiry_time }),
+    };
+    const updated = Object.keys(homeserverFields).length > 0 ? await api.update(name, homeserverFields) : await api.get(name);
+    if (!updated) throw noSuchToken(name);
+    const before = await this.repository.find(serverId, name);
+    const reenabled = input.uses_allowed !== undefined && before?.disabled === 1;
+    await this.repository.upsert(
+      serverId,
+      name,
+      {
+        ...(input.label === undefined ? {} : { label: input.label || null }),
+        ...(input.note === undefined ? {} : { note: input.note || null }),
+        ...(reenabled ? { disabled: false } : {}),
+      },
+      this.isoNow(),
+    );
+    await this.audit.record(actor, {
+      action: "token.updated",
+      serverId,
+      target: name,
+      detail: { fields: Object.keys(input), ...(reenabled ? { reenabled: true } : {}) },
+    });
+    return this.merge(updated, await this.repository.find(serverId, name));
+  }
+
+  /** PATCH: `uses_allowed` 0 on the homeserver and the local disabled flag (Synapse alone would treat 0 as unlimited). */
+  async disable(serverId: string, token: string, actor: AuditActor): Promise<TokenRecord> {
+    const name = parseOr400(TokenString, token, "token");
+    const api = await this.api(serverId);
+    const updated = await api.update(name, { uses_allowed: 0 });
+    if (!updated) throw noSuchToken(name);
+    await this.repository.upsert(serverId, name, { disabled: true }, this.isoNow());
+    await this.audit.record(actor, { action: "token.disabled", serverId, target: name });
+    return this.merge(updated, await this.repository.find(serverId, name));
+  }
+
+  /** Deletes on the homeserver and locally; 404 only when neither side knew the token. */
+  async delete(serverId: string, token: string, actor: AuditActor): Promise<void> {
+    const name = parseOr400(TokenString, token, "token");
+    const api = await this.api(serverId);
+    const onHomeserver = await api.delete(name);
+    const local = await this.repository.delete(serverId, name);
+    if (!onHomeserver && !local) throw noSuchToken(name);
+    await this.audit.record(actor, { action: "token.deleted", serverId, target: name });
+  }
+
+  /** The token API of a managed server (404 for an unknown server). */
+  private async api(serverId: string): Promise<RegistrationTokensApi> {
+    const server = await this.servers.requireRow(serverId);
+    return new RegistrationTokensApi(this.connector.client(server));
+  }
+
+  private merge(token: HomeserverToken, metadata: TokenMetadataRow | undefined): TokenRecord {
+    const state = tokenState(token, metadata?.disabled === 1, this.now());
+    return {
+      ...token,
+      label: metadata?.label ?? null,
+      note: metadata?.note ?? null,
+      disabled: state === "disabled",
+      valid: state === "valid",
+    };
+  }
+
+  /** Synapse refuses an expiry in the past with 400; say it in the portal's words first. */
+  private assertFuture(expiry: number | null): void {
+    if (expiry !== null && expiry < this.now()) throw new HttpError(400, "expiry_time must not be in the past", "BAD_REQUEST");
+  }
+
+  private isoNow(): string {
+    return new Date(this.now()).toISOString();
+  }
+}

@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { memoryLogger } from "../../../lib/testing/fixtures.ts";
+import { loadPortalConfig } from "../../src/config.ts";
+import {
+  type HomeserverSimulator,
+  type HomeserverSimulatorOptions,
+  startHomeserverSimulator,
+} from "../../src/homeserver-simulator/index.ts";
+import { type RunningPortal, startPortal } from "../../src/start-portal.ts";
+import { PortalClient } from "./portal-client.ts";
+
+export const ADMIN_EMAIL = "root@portal.test";
+export const ADMIN_PASSWORD = "admin-password-Xy7!q";
+/** A fixed key, so that a second portal on the same data dir can read what the first stored. */
+export const SECRET_KEY = Buffer.alloc(32, 0x5a).toString("base64");
+/** Cheap scrypt for tests (the default cost is exercised by the password-hash unit tests). */
+const TEST_HASHING = { ln: 10, r: 8, p: 1 };
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+
+/** A portal served on 127.0.0.1:0 with a memory logger and a movable clock. */
+export interface TestPortal {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly running: RunningPortal;
+  /** Every log line so far (JSON text). */
+  logs(): string[];
+  /** Milliseconds added to the portal's clock. */
+  clockOffset: number;
+  /** A new HTTP client; `ip` is sent as X-Forwarded-For (127.0.0.1 is a trusted proxy in tests). */
+  client(options?: { ip?: string; origin?: string | null }): PortalClient;
+  /** A client already logged in as the bootstrap admin. */
+  admin(ip?: string): Promise<PortalClient>;
+  stop(): Promise<void>;
+}
+
+export interface TestPortalOptions {
+  dataDir?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** Starts a portal like main.ts does, minus the process. The data dir is a fresh temp dir unless given. */
+export async function startTestPortal(options: TestPortalOptions = {}): Promise<TestPortal> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "portal-test-"));
+  const env: Record<string, string | undefined> = {
+    PORTAL_DATA_DIR: dataDir,
+    PORTAL_HOST: "127.0.0.1",
+    PORTAL_PORT: "0",
+    PORTAL_SECRET_KEY: SECRET_KEY,
+    PORTAL_ADMIN_EMAIL: ADMIN_EMAIL,
+    PORTAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    PORTAL_TRUSTED_PROXIES: "127.0.0.1",
+    PORTAL_LOG_LEVEL: "debug",
+    // Demo mode is on unless HA_URL is set (config.ts); tests opt into it with PORTAL_DEMO.
+    HA_URL: "http://homeassistant.invalid:8123",
+    ...options.env,
+  };
+  const config = loadPortalConfig(env, repoRoot);
+  const { log, lines } = memoryLogger("debug");
+  const portal: TestPortal = {
+    url: "",
+    dataDir,
+    running: undefined as unknown as RunningPortal,
+    logs: lines,
+    clockOffset: 0,
+    client: (clientOptions = {}) => new PortalClient(portal.url, clientOptions),
+    async admin(ip = nextIp()) {
+      const client = portal.client({ ip });
+      await client.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+      return client;
+    },
+    stop: () => portal.running.stop("test"),
+  };
+  const running = await startPortal({
+    config,
+    log,
+    version: "0.0.0-test",
+    now: () => Date.now() + portal.clockOffset,
+    passwordHashing: TEST_HASHING,
+  });
+  Object.assign(portal, { running, url: `http://127.0.0.1:${running.http.port}` });
+  return portal;
+}
+
+/** Removes a temp data dir made by startTestPortal. */
+export const removeDataDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
+
+/** A simulated Synapse with every rate limit off unless asked for. */
+export function startSimulator(options: HomeserverSimulatorOptions = {}): Promise<HomeserverSimulator> {
+  return startHomeserverSimulator({ rateLimit: false, ...options });
+}
+
+let slugCounter = 0;
+let ipCounter = 0;
+
+/** A fresh client IP per call (10.77.x.y), so that per-IP limits of one test never bleed into another. */
+export function nextIp(): string {
+  ipCounter += 1;
+  return `10.77.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+/** Creates a managed server for `hs` (enabled unless `enable: false`) and returns its record. */
+export async function addServer(
+  admin: PortalClient,
+  hs: HomeserverSimulator,
+  options: { enable?: boolean; fields?: Record<string, unknown> } = {},
+): Promise<Record<string, unknown> & { id: string }> {
+  slugCounter += 1;
+  const created = await admin.post("/api/admin/servers", {
+    name: `Test server ${slugCounter}`,
+    slug: `test-${slugCounter}-${Date.now().toString(36)}`,
+    serverName: hs.serverName,
+    internalUrl: hs.url,
+    publicUrl: `https://matrix.${hs.serverName}`,
+    adminToken: hs.adminToken,
+    ...options.fields,
+  });
+  if (created.status !== 201) throw new Error(`server creation failed: ${created.text}`);
+  const server = created.body.server as Record<string, unknown> & { id: string };
+  if (options.enable === false) return server;
+  const enabled = await admin.patch(`/api/admin/servers/${server.id}`, { action: "enable" });
+  if (enabled.status !== 200) throw new Error(`enable failed: ${enabled.text}`);
+  return enabled.body.server as Record<string, unknown> & { id: string };
+}
