@@ -23,7 +23,11 @@ async function start(): Promise<Started> {
     stops.unshift(() => demo.close());
     ha = { url: demo.url, token: demo.token };
   }
-  const homeAssistant = new HomeAssistantService({ url: ha.url, token: ha.token, log: log.child({ component: "home-assistant" }) });
+  const homeAssistant = new HomeAssistantService({
+    url: ha.url,
+    token: ha.token,
+    log: log.child({ component: "home-assistant" }),
+  });
   homeAssistant.start();
   stops.unshift(() => homeAssistant.stop());
 

@@ -1,0 +1,255 @@
+import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
+import { badRequest, notFound } from "../../../lib/http-error.ts";
+import type { Logger } from "../../../lib/logger.ts";
+import type { BridgeConfig, CreateBridge, UpdateBridge } from "./bridge-config.ts";
+import type { BridgeRuntime, BridgeRuntimeFactory } from "./bridge-runtime.ts";
+import type { BridgeStore } from "./bridge-store.ts";
+import { nextFreePort } from "./next-port.ts";
+import { randomDiscriminator, randomPasscode } from "./pairing-codes.ts";
+
+export type BridgeAction =
+  | "start"
+  | "stop"
+  | "restart"
+  | "refresh"
+  | "factory-reset"
+  | "force-sync"
+  | "open-commissioning-window";
+
+interface BridgeServiceEvents {
+  /** A bridge's record changed (status, devices, fabrics, configuration). */
+  changed: [bridgeId: string];
+  /** The set of bridges changed (create, delete, priorities). */
+  listChanged: [];
+}
+
+/**
+ * Owns every bridge: configuration (through the store) and runtime (through the factory). Start order follows
+ * `priority` (lower first); one bridge failing never stops the others; actions on one bridge are serialised.
+ */
+export class BridgeService extends EventEmitter<BridgeServiceEvents> {
+  readonly #runtimes = new Map<string, BridgeRuntime>();
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly store: BridgeStore,
+    private readonly createRuntime: BridgeRuntimeFactory,
+    private readonly log: Logger,
+    private readonly removeStorage: (bridgeId: string) => Promise<void>,
+  ) {
+    super();
+  }
+
+  /** Loads stored bridges and starts those meant to run, by priority. */
+  async start(): Promise<void> {
+    await this.store.load();
+    for (const config of this.store.list()) this.#attach(config);
+    await this.#eachByPriority(
+      this.store.list().filter((b) => b.autoStart),
+      (id) => this.#runtime(id).start(),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.#runtimes.keys()].map((id) => this.#serial(id, () => this.#runtime(id).stop())));
+  }
+
+  list() {
+    return this.store
+      .list()
+      .sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name))
+      .map((config) => this.record(config.id));
+  }
+
+  record(id: string) {
+    const config = this.#config(id);
+    const runtime = this.#runtime(id);
+    return {
+      ...config,
+      status: runtime.status,
+      statusReason: runtime.statusReason,
+      deviceCount: runtime.deviceCount(),
+      commissioning: runtime.commissioning(),
+    };
+  }
+
+  devices(id: string) {
+    this.#config(id);
+    return this.#runtime(id).devices();
+  }
+
+  async create(input: CreateBridge): Promise<ReturnType<BridgeService["record"]>> {
+    this.#checkPort(input.port);
+    const now = new Date().toISOString();
+    const config: BridgeConfig = {
+      ...input,
+      id: `b${randomBytes(5).toString("hex")}`,
+      passcode: randomPasscode(),
+      discriminator: randomDiscriminator(new Set(this.store.list().map((b) => b.discriminator))),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.store.put(config);
+    this.#attach(config);
+    this.emit("listChanged");
+    if (config.autoStart) await this.#serial(config.id, () => this.#runtime(config.id).start());
+    return this.record(config.id);
+  }
+
+  async update(id: string, patch: UpdateBridge) {
+    const current = this.#config(id);
+    if (patch.port !== undefined && patch.port !== current.port) this.#checkPort(patch.port, id);
+    const next: BridgeConfig = { ...current, ...patch, id, updatedAt: new Date().toISOString() };
+    await this.store.put(next);
+    await this.#serial(id, async () => {
+      const runtime = this.#runtime(id);
+      const needsRestart = next.port !== current.port || next.serverMode !== current.serverMode;
+      if (needsRestart && runtime.status !== "stopped") {
+        await runtime.stop();
+        await runtime.reconfigure(next);
+        await runtime.start();
+      } else {
+        await runtime.reconfigure(next);
+      }
+    });
+    this.emit("changed", id);
+    return this.record(id);
+  }
+
+  async delete(id: string): Promise<void> {
+    this.#config(id);
+    await this.#serial(id, async () => {
+      await this.#runtime(id).dispose();
+      this.#runtimes.delete(id);
+      await this.store.delete(id);
+      await this.removeStorage(id);
+    });
+    this.emit("listChanged");
+  }
+
+  async clone(id: string) {
+    const source = this.#config(id);
+    const port = await this.nextPort();
+    const name = `${source.name.slice(0, 25)} (copy)`;
+    return this.create({ ...pickCreateFields(source), name, port });
+  }
+
+  async nextPort(): Promise<number> {
+    return nextFreePort(new Set(this.store.list().map((b) => b.port)));
+  }
+
+  async setPriorities(updates: { id: string; priority: number }[]) {
+    for (const { id } of updates) this.#config(id);
+    await this.store.putMany(
+      updates.map(({ id, priority }) => ({ ...this.#config(id), priority, updatedAt: new Date().toISOString() })),
+    );
+    this.emit("listChanged");
+    return this.list();
+  }
+
+  async act(id: string, action: BridgeAction): Promise<Record<string, unknown>> {
+    const config = this.#config(id);
+    const runtime = this.#runtime(id);
+    const result = await this.#serial(id, async (): Promise<Record<string, unknown>> => {
+      switch (action) {
+        case "start":
+          if (!config.autoStart) await this.store.put({ ...config, autoStart: true });
+          await runtime.start();
+          return {};
+        case "stop":
+          if (config.autoStart) await this.store.put({ ...config, autoStart: false });
+          await runtime.stop();
+          return {};
+        case "restart":
+          await runtime.stop();
+          await runtime.start();
+          return {};
+        case "refresh":
+          await runtime.refresh();
+          return {};
+        case "force-sync":
+          await runtime.forceSync();
+          return {};
+        case "factory-reset": {
+          const fresh = {
+            ...config,
+            passcode: randomPasscode(),
+            discriminator: randomDiscriminator(),
+            updatedAt: new Date().toISOString(),
+          };
+          await this.store.put(fresh);
+          await runtime.factoryReset(fresh.passcode, fresh.discriminator);
+          return {};
+        }
+        case "open-commissioning-window": {
+          if (runtime.status !== "running") throw badRequest("The bridge must be running to open a commissioning window");
+          return { commissioningWindow: await runtime.openCommissioningWindow(900) };
+        }
+      }
+    });
+    this.emit("changed", id);
+    return { ...result, bridge: this.record(id) };
+  }
+
+  /** `start-all`, `stop-all`, `restart-all`: by priority; one failure does not stop the rest. */
+  async actAll(action: "start" | "stop" | "restart") {
+    const results = await this.#eachByPriority(this.store.list(), (id) => this.act(id, action));
+    return { results, bridges: this.list() };
+  }
+
+  async #eachByPriority(configs: BridgeConfig[], run: (id: string) => Promise<unknown>) {
+    const sorted = [...configs].sort((a, b) => a.priority - b.priority);
+    const results: { id: string; ok: boolean; error?: string }[] = [];
+    for (const { id } of sorted) {
+      try {
+        await run(id);
+        results.push({ id, ok: true });
+      } catch (error) {
+        this.log.error({ bridgeId: id, err: error }, "bridge action failed");
+        results.push({ id, ok: false, error: (error as Error).message });
+      }
+    }
+    return results;
+  }
+
+  #attach(config: BridgeConfig): void {
+    this.#runtimes.set(
+      config.id,
+      this.createRuntime(config, () => this.emit("changed", config.id)),
+    );
+  }
+
+  #checkPort(port: number, exceptId?: string): void {
+    const clash = this.store.list().find((b) => b.port === port && b.id !== exceptId);
+    if (clash) throw badRequest(`Port ${port} is already used by bridge "${clash.name}"`);
+  }
+
+  #config(id: string): BridgeConfig {
+    const config = this.store.get(id);
+    if (!config) throw notFound(`Bridge not found: ${id}`);
+    return config;
+  }
+
+  #runtime(id: string): BridgeRuntime {
+    const runtime = this.#runtimes.get(id);
+    if (!runtime) throw notFound(`Bridge not found: ${id}`);
+    return runtime;
+  }
+
+  /** Runs bridge actions one after another per bridge (a start racing a stop would leave nodes half-open). */
+  #serial<T>(id: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(id) ?? Promise.resolve();
+    const next = previous.then(task, task);
+    this.#queues.set(
+      id,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+}
+
+function pickCreateFields(config: BridgeConfig): CreateBridge {
+  const { name, port, filter, priority, serverMode, autoStart } = config;
+  return { name, port, filter: structuredClone(filter), priority, serverMode, autoStart };
+}

@@ -1,0 +1,123 @@
+import { Hono } from "hono";
+import * as v from "valibot";
+import { badRequest } from "../../../lib/http-error.ts";
+import { validate } from "../../../lib/validate.ts";
+import { entityRecord, viewEntity } from "../home-assistant/entity-view.ts";
+import type { HomeAssistantModel } from "../home-assistant/ha-model.ts";
+import { CreateBridgeSchema, UpdateBridgeSchema } from "./bridge-config.ts";
+import type { BridgeAction, BridgeService } from "./bridge-service.ts";
+import { BridgeFilterSchema, compileFilter, FILTER_RULE_TYPES } from "./filter.ts";
+
+const ACTIONS: BridgeAction[] = [
+  "start",
+  "stop",
+  "restart",
+  "refresh",
+  "factory-reset",
+  "force-sync",
+  "open-commissioning-window",
+];
+const PrioritiesSchema = v.object({
+  updates: v.pipe(
+    v.array(v.object({ id: v.string(), priority: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)) })),
+    v.minLength(1, "updates must not be empty"),
+  ),
+});
+const PreviewSchema = v.object({
+  filter: BridgeFilterSchema,
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5000)), 500),
+});
+
+/** `/api/matter`: bridges, their actions and devices, and the filter helpers. */
+export function bridgeRoutes(bridges: BridgeService, model: HomeAssistantModel): Hono {
+  const app = new Hono();
+
+  app.get("/bridges", (c) => c.json(bridges.list()));
+  app.post("/bridges", validate("json", CreateBridgeSchema), async (c) => c.json(await bridges.create(c.req.valid("json")), 201));
+  app.put("/bridges/priorities", validate("json", PrioritiesSchema), async (c) =>
+    c.json(await bridges.setPriorities(c.req.valid("json").updates)),
+  );
+  app.post("/bridges/actions/:action{start-all|stop-all|restart-all}", async (c) => {
+    const action = c.req.param("action").replace("-all", "") as "start" | "stop" | "restart";
+    return c.json(await bridges.actAll(action));
+  });
+  app.get("/bridges/:bridgeId", (c) => c.json(bridges.record(c.req.param("bridgeId"))));
+  app.put("/bridges/:bridgeId", validate("json", UpdateBridgeSchema), async (c) =>
+    c.json(await bridges.update(c.req.param("bridgeId"), c.req.valid("json"))),
+  );
+  app.delete("/bridges/:bridgeId", async (c) => {
+    await bridges.delete(c.req.param("bridgeId"));
+    return c.body(null, 204);
+  });
+  app.post("/bridges/:bridgeId/actions/:action", async (c) => {
+    const action = c.req.param("action") as BridgeAction;
+    bridges.record(c.req.param("bridgeId")); // 404 first for an unknown bridge
+    if (!ACTIONS.includes(action)) throw badRequest(`Unknown action "${action}"; expected one of ${ACTIONS.join(", ")}`);
+    return c.json(await bridges.act(c.req.param("bridgeId"), action));
+  });
+  app.post("/bridges/:bridgeId/clone", async (c) => c.json(await bridges.clone(c.req.param("bridgeId")), 201));
+  app.get("/bridges/:bridgeId/devices", (c) => {
+    const devices = bridges.devices(c.req.param("bridgeId"));
+    return c.json({ bridgeId: c.req.param("bridgeId"), devices, total: devices.length });
+  });
+  app.get("/next-port", async (c) => c.json({ port: await bridges.nextPort() }));
+
+  app.post("/filter-preview", validate("json", PreviewSchema), (c) => {
+    const { filter, limit } = c.req.valid("json");
+    const compiled = compileFilter(filter, model);
+    const matching = [...model.entityIds()]
+      .sort()
+      .map((id) => viewEntity(model, id)!)
+      .filter((view) => compiled.matches(view));
+    return c.json({
+      total: matching.length,
+      entities: matching.slice(0, limit).map(entityRecord),
+      truncated: matching.length > limit,
+    });
+  });
+
+  app.get("/labels", (c) =>
+    c.json(
+      [...model.labels.values()]
+        .map((l) => ({ id: l.label_id, name: l.name, color: l.color, icon: l.icon }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ),
+  );
+  app.get("/areas", (c) =>
+    c.json(
+      [...model.areas.values()]
+        .map((a) => ({ id: a.area_id, name: a.name, floorId: a.floor_id, icon: a.icon }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ),
+  );
+  app.get("/filter-values", (c) => {
+    const collect = (pick: (id: string) => string | null | undefined) => {
+      const counts = new Map<string, number>();
+      for (const id of model.entityIds()) {
+        const value = pick(id);
+        if (value) counts.set(value, (counts.get(value) ?? 0) + 1);
+      }
+      return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => a.value.localeCompare(b.value));
+    };
+    const view = (id: string) => viewEntity(model, id)!;
+    return c.json({
+      ruleTypes: FILTER_RULE_TYPES,
+      domains: collect((id) => id.slice(0, id.indexOf("."))),
+      platforms: collect((id) => model.entities.get(id)?.platform),
+      entityCategories: collect((id) => model.entities.get(id)?.entity_category ?? "none"),
+      deviceClasses: collect((id) => {
+        const e = view(id);
+        return (
+          (e.state?.attributes.device_class as string | undefined) ??
+          e.registry?.device_class ??
+          e.registry?.original_device_class
+        );
+      }),
+      labels: [...model.labels.values()].map((l) => ({ value: l.label_id, name: l.name })),
+      areas: [...model.areas.values()].map((a) => ({ value: a.area_id, name: a.name })),
+      devices: [...model.devices.values()].map((d) => ({ value: d.id, name: d.name_by_user ?? d.name })),
+    });
+  });
+
+  return app;
+}

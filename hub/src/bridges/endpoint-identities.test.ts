@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { EntityRegistryEntry } from "../home-assistant/types.ts";
+import { EndpointIdentities, identityKey } from "./endpoint-identities.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "identities-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const registry = (entity_id: string, unique_id: string | null, id = `reg-${entity_id}`) =>
+  ({ entity_id, unique_id, id, platform: "hue" }) as EntityRegistryEntry;
+
+describe("endpoint identities", () => {
+  it("keys on the integration's unique id, then the registry id, then the entity id", () => {
+    assert.equal(identityKey({ entityId: "light.a", registry: registry("light.a", "abc") }), "u:hue:abc");
+    assert.equal(identityKey({ entityId: "light.a", registry: registry("light.a", null) }), "r:reg-light.a");
+    assert.equal(identityKey({ entityId: "script.x", registry: undefined }), "e:script.x");
+  });
+
+  it("keeps the endpoint id across renames, disappearance and a reload from disk", async () => {
+    const ids = new EndpointIdentities(dir, "b1");
+    await ids.load();
+    const first = await ids.endpointIdFor({ entityId: "light.kitchen", registry: registry("light.kitchen", "hue-1") });
+    const other = await ids.endpointIdFor({ entityId: "light.desk", registry: registry("light.desk", "hue-2") });
+    assert.notEqual(first, other);
+    const renamed = await ids.endpointIdFor({
+      entityId: "light.kitchen_ceiling",
+      registry: registry("light.kitchen_ceiling", "hue-1", "new-reg"),
+    });
+    assert.equal(renamed, first);
+    const reloaded = new EndpointIdentities(dir, "b1");
+    await reloaded.load();
+    assert.equal(await reloaded.endpointIdFor({ entityId: "light.desk", registry: registry("light.desk", "hue-2") }), other);
+    const fresh = await reloaded.endpointIdFor({ entityId: "light.new", registry: registry("light.new", "hue-3") });
+    assert.ok(![first, other].includes(fresh), "ids are never reused");
+  });
+});

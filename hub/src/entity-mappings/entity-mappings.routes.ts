@@ -1,0 +1,46 @@
+import { Hono } from "hono";
+import { badRequest, notFound } from "../../../lib/http-error.ts";
+import { validate } from "../../../lib/validate.ts";
+import type { BridgeService } from "../bridges/bridge-service.ts";
+import { EntityMappingSchema, type EntityMappingStore } from "./entity-mapping-store.ts";
+
+const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/;
+
+/** `/api/entity-mappings`: per-bridge overrides; changes apply live and keep the endpoint's identity. */
+export function entityMappingRoutes(mappings: EntityMappingStore, bridges: BridgeService): Hono {
+  const app = new Hono();
+  const bridgeId = (id: string) => {
+    bridges.record(id); // 404 for an unknown bridge
+    return id;
+  };
+  const entityId = (id: string) => {
+    if (!ENTITY_ID.test(id)) throw badRequest(`Not an entity id: ${id}`);
+    return id;
+  };
+
+  app.get("/:bridgeId", (c) => {
+    const id = bridgeId(c.req.param("bridgeId"));
+    return c.json({ bridgeId: id, mappings: mappings.list(id) });
+  });
+
+  app.put("/:bridgeId/:entityId", validate("json", EntityMappingSchema), async (c) => {
+    const id = bridgeId(c.req.param("bridgeId"));
+    const mapping = await mappings.put(id, entityId(c.req.param("entityId")), c.req.valid("json"));
+    return c.json(mapping);
+  });
+
+  app.delete("/:bridgeId/:entityId", async (c) => {
+    const id = bridgeId(c.req.param("bridgeId"));
+    const deleted = await mappings.delete(id, c.req.param("entityId"));
+    if (!deleted) throw notFound(`No mapping for ${c.req.param("entityId")} on bridge ${id}`);
+    return c.body(null, 204);
+  });
+
+  app.delete("/:bridgeId", async (c) => {
+    const id = bridgeId(c.req.param("bridgeId"));
+    const deleted = await mappings.deleteAll(id);
+    return c.json({ bridgeId: id, deleted });
+  });
+
+  return app;
+}
