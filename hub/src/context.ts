@@ -1,16 +1,21 @@
 import type { Logger } from "../../lib/logger.ts";
+import type { BasicAuth } from "./auth/basic-auth.ts";
+import type { BridgeService } from "./bridges/bridge-service.ts";
 import type { HubConfig } from "./config.ts";
+import type { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import type { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
+import type { LogRing } from "./logs/log-ring.ts";
+import type { MetricsSources } from "./metrics/metrics-sources.ts";
 
-/** What the health record reports about the services the hub depends on; each later part plugs itself in. */
+/** What the health record reports about the services the hub depends on. */
 export interface HealthSources {
   homeAssistant(): { connected: boolean; fatal?: string | undefined };
   bridges(): { total: number; running: number; stopped: number; failed: number };
 }
 
 /**
- * The hub's small typed context: built once in main.ts and passed down. No module keeps its own singleton;
- * tests build a context with fakes.
+ * The hub's small typed context: built once (hub.ts) and passed down. No module keeps its own singleton; tests
+ * build the same context around a simulator and temporary folders.
  */
 export interface HubContext {
   readonly config: HubConfig;
@@ -21,4 +26,9 @@ export interface HubContext {
   readonly health: HealthSources;
   /** The link to Home Assistant and the in-memory model of its states and registries. */
   readonly homeAssistant: HomeAssistantService;
+  readonly bridges: BridgeService;
+  readonly mappings: EntityMappingStore;
+  readonly logs: LogRing;
+  readonly auth: BasicAuth;
+  readonly metrics: MetricsSources;
 }

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createDemoHome } from "../src/ha-simulator/demo-home.ts";
 import { type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
-import { createHubApp } from "../src/http/app.ts";
 import { createTestHub, type TestHub } from "./support/test-context.ts";
 
 interface EntityList {
@@ -15,7 +14,7 @@ interface EntityList {
 describe("/api/home-assistant", () => {
   let sim: HaSimulator;
   let hub: TestHub;
-  let app: ReturnType<typeof createHubApp>;
+  let app: TestHub["app"];
   const get = async <T = Record<string, unknown>>(path: string) => {
     const response = await app.request(`/api/home-assistant${path}`);
     return { status: response.status, body: (await response.json()) as T };
@@ -23,12 +22,12 @@ describe("/api/home-assistant", () => {
 
   before(async () => {
     sim = await startHaSimulator({ token: "t", home: createDemoHome() });
-    hub = createTestHub({ ha: { url: sim.url, token: "t" }, start: true });
-    app = createHubApp(hub.ctx);
+    hub = await createTestHub({ ha: { url: sim.url, token: "t" }, start: true });
+    app = hub.app;
     await hub.homeAssistant.whenLoaded();
   });
   after(async () => {
-    await hub.homeAssistant.stop();
+    await hub.stop();
     await sim.close();
   });
 

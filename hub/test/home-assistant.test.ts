@@ -3,7 +3,6 @@ import { after, before, describe, it } from "node:test";
 import { createDemoHome } from "../src/ha-simulator/demo-home.ts";
 import { type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
 import { HaActionError } from "../src/home-assistant/action-caller.ts";
-import { createHubApp } from "../src/http/app.ts";
 import { createTestHub, eventually, type TestHub } from "./support/test-context.ts";
 
 const json = async <T = Record<string, unknown>>(response: Response | Promise<Response>) => (await (await response).json()) as T;
@@ -11,16 +10,16 @@ const json = async <T = Record<string, unknown>>(response: Response | Promise<Re
 describe("hub ↔ Home Assistant", () => {
   let sim: HaSimulator;
   let hub: TestHub;
-  let app: ReturnType<typeof createHubApp>;
+  let app: TestHub["app"];
 
   before(async () => {
     sim = await startHaSimulator({ token: "test-token", home: createDemoHome() });
-    hub = createTestHub({ ha: { url: sim.url, token: sim.token }, start: true });
-    app = createHubApp(hub.ctx);
+    hub = await createTestHub({ ha: { url: sim.url, token: sim.token }, start: true });
+    app = hub.app;
     await hub.homeAssistant.whenLoaded();
   });
   after(async () => {
-    await hub.homeAssistant.stop();
+    await hub.stop();
     await sim.close();
   });
 
@@ -129,8 +128,8 @@ describe("hub ↔ Home Assistant", () => {
 describe("hub ↔ Home Assistant connection faults", () => {
   it("survives a 10 s outage: not ready while away, reconnects and reloads by itself", { timeout: 40_000 }, async () => {
     const sim = await startHaSimulator({ token: "t" });
-    const hub = createTestHub({ ha: { url: sim.url, token: "t" }, start: true });
-    const app = createHubApp(hub.ctx);
+    const hub = await createTestHub({ ha: { url: sim.url, token: "t" }, start: true });
+    const app = hub.app;
     try {
       await hub.homeAssistant.whenLoaded();
       sim.refuseConnections(10_000);
@@ -149,14 +148,14 @@ describe("hub ↔ Home Assistant connection faults", () => {
       await eventually(() => hub.homeAssistant.model.states.get(someLight)?.attributes.brightness === 77);
       assert.ok(hub.homeAssistant.client.status.reconnects >= 1);
     } finally {
-      await hub.homeAssistant.stop();
+      await hub.stop();
       await sim.close();
     }
   });
 
   it("waits through an HA restart that reports NOT_RUNNING first", { timeout: 20_000 }, async () => {
     const sim = await startHaSimulator({ token: "t" });
-    const hub = createTestHub({ ha: { url: sim.url, token: "t" }, start: true });
+    const hub = await createTestHub({ ha: { url: sim.url, token: "t" }, start: true });
     try {
       await hub.homeAssistant.whenLoaded();
       let readyCount = 0;
@@ -167,15 +166,15 @@ describe("hub ↔ Home Assistant connection faults", () => {
       assert.ok(Date.now() - started >= 1000, "ready only after HA reported RUNNING");
       assert.ok(hub.logLines().some((line) => line.includes("waiting for RUNNING")));
     } finally {
-      await hub.homeAssistant.stop();
+      await hub.stop();
       await sim.close();
     }
   });
 
   it("treats an invalid token as fatal: logged, unhealthy, no retry storm", async () => {
     const sim = await startHaSimulator({ token: "right" });
-    const hub = createTestHub({ ha: { url: sim.url, token: "wrong" }, start: true });
-    const app = createHubApp(hub.ctx);
+    const hub = await createTestHub({ ha: { url: sim.url, token: "wrong" }, start: true });
+    const app = hub.app;
     try {
       await eventually(() => hub.homeAssistant.client.status.fatal);
       const health = await app.request("/api/health");
@@ -190,7 +189,7 @@ describe("hub ↔ Home Assistant connection faults", () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       assert.equal(sim.connectionCount(), connections);
     } finally {
-      await hub.homeAssistant.stop();
+      await hub.stop();
       await sim.close();
     }
   });

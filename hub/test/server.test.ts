@@ -1,17 +1,25 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { freePort, spawnCaptured, waitForHttp } from "../../lib/testing/processes.ts";
 import type { HubContext } from "../src/context.ts";
 import { createHubApp } from "../src/http/app.ts";
-import { createTestHub } from "./support/test-context.ts";
+import { createTestHub, type TestHub } from "./support/test-context.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-function testContext(overrides: Partial<HubContext> = {}, env: Record<string, string> = {}): HubContext {
-  const { ctx } = createTestHub({ env });
+const hubs: TestHub[] = [];
+after(async () => {
+  for (const hub of hubs) await hub.stop();
+});
+
+async function testContext(overrides: Partial<HubContext> = {}, env: Record<string, string> = {}): Promise<HubContext> {
+  const hub = await createTestHub({ env });
+  hubs.push(hub);
+  const { ctx } = hub;
   return {
     ...ctx,
+    startedAt: Date.now() - 5000,
     health: {
       homeAssistant: () => ({ connected: true }),
       bridges: () => ({ total: 2, running: 2, stopped: 0, failed: 0 }),
@@ -56,7 +64,7 @@ describe("hub server", () => {
   });
 
   it("answers the health record with the spec's fields", async () => {
-    const app = createHubApp(testContext());
+    const app = createHubApp(await testContext());
     const response = await app.request("/api/health");
     assert.equal(response.status, 200);
     const body = (await response.json()) as Record<string, unknown>;
@@ -73,7 +81,7 @@ describe("hub server", () => {
 
   it("reports degraded with 200 and unhealthy with 503", async () => {
     const degraded = createHubApp(
-      testContext({
+      await testContext({
         health: { homeAssistant: () => ({ connected: false }), bridges: () => ({ total: 1, running: 1, stopped: 0, failed: 0 }) },
       }),
     );
@@ -82,7 +90,7 @@ describe("hub server", () => {
     assert.equal(((await d.json()) as { status: string }).status, "degraded");
     assert.equal((await degraded.request("/api/health/ready")).status, 503);
     const unhealthy = createHubApp(
-      testContext({
+      await testContext({
         health: { homeAssistant: () => ({ connected: true }), bridges: () => ({ total: 2, running: 0, stopped: 0, failed: 2 }) },
       }),
     );
@@ -92,14 +100,14 @@ describe("hub server", () => {
   });
 
   it("answers unknown API paths with 404 and the error shape", async () => {
-    const app = createHubApp(testContext());
+    const app = createHubApp(await testContext());
     const response = await app.request("/api/does-not-exist", { method: "POST" });
     assert.equal(response.status, 404);
     assert.deepEqual(await response.json(), { error: "Not found: POST /api/does-not-exist" });
   });
 
   it("serves index.html with the ingress base, and refuses hostile ingress headers", async () => {
-    const app = createHubApp(testContext());
+    const app = createHubApp(await testContext());
     const plain = await (await app.request("/")).text();
     assert.match(plain, /<head[^>]*><base href="\/">/);
     const ingress = await app.request("/", { headers: { "X-Ingress-Path": "/api/hassio_ingress/abc" } });
@@ -125,7 +133,7 @@ describe("hub server", () => {
   });
 
   it("only answers allow-listed addresses when an allow-list is configured", async () => {
-    const app = createHubApp(testContext({}, { HUB_ALLOWED_IPS: "172.30.32.2" }));
+    const app = createHubApp(await testContext({}, { HUB_ALLOWED_IPS: "172.30.32.2" }));
     const env = { incoming: { socket: { remoteAddress: "192.168.1.20", remoteFamily: "IPv4" } } };
     const refused = await app.request("/api/health", {}, env);
     assert.equal(refused.status, 403);

@@ -142,6 +142,11 @@ export class HomeAssistantService {
       this.model.removeEntity(event.entity_id);
       return;
     }
+    // A rename: move the entry at once, before its states (old removed, new added) are applied, so consumers see
+    // the new entity id with its registry identity and never as an unknown entity. The full entry follows.
+    const previous = event.action === "update" && event.old_entity_id ? this.model.entities.get(event.old_entity_id) : undefined;
+    if (previous && event.action === "update")
+      this.model.upsertEntity({ ...previous, entity_id: event.entity_id }, event.old_entity_id);
     try {
       const entry = await this.client.connection.sendMessagePromise<EntityRegistryEntry>({
         type: "config/entity_registry/get",

@@ -1,9 +1,16 @@
 import { Hono } from "hono";
 import { requestLog } from "../../../lib/request-log.ts";
 import { webUi } from "../../../lib/web-ui.ts";
+import { authSettingsRoutes } from "../auth/auth-settings.routes.ts";
+import { basicAuth } from "../auth/basic-auth.middleware.ts";
+import { bridgeRoutes } from "../bridges/bridges.routes.ts";
 import type { HubContext } from "../context.ts";
+import { entityMappingRoutes } from "../entity-mappings/entity-mappings.routes.ts";
 import { healthRoutes } from "../health/health.routes.ts";
 import { homeAssistantRoutes } from "../home-assistant/home-assistant.routes.ts";
+import { logsRoutes } from "../logs/logs.routes.ts";
+import { metricsRoutes } from "../metrics/metrics.routes.ts";
+import { systemRoutes } from "../system/system.routes.ts";
 import { hubErrorHandler, hubNotFound } from "./errors.ts";
 import { ingressBase, ipAllowList } from "./ingress.ts";
 
@@ -13,11 +20,21 @@ export function createHubApp(ctx: HubContext): Hono {
   const app = new Hono();
   app.onError(hubErrorHandler(log));
   app.notFound(hubNotFound);
+  // Order: the allow-list refuses strangers before anything else (no login prompt, no KDF work); the request log
+  // records 401s too; Basic auth then guards everything, the UI, /api/ws and SSE included. Only the liveness probe
+  // stays open: the container health check has no credentials and it reveals nothing a TCP connect would not.
   app.use(ipAllowList(ctx.config.http.allowedIps));
   app.use(requestLog(log));
+  app.use(basicAuth(ctx.auth, { publicPaths: ["/api/health/live"] }));
 
   app.route("/api/health", healthRoutes(ctx));
   app.route("/api/home-assistant", homeAssistantRoutes(ctx.homeAssistant));
+  app.route("/api/matter", bridgeRoutes(ctx.bridges, ctx.homeAssistant.model));
+  app.route("/api/entity-mappings", entityMappingRoutes(ctx.mappings, ctx.bridges));
+  app.route("/api/logs", logsRoutes(ctx.logs));
+  app.route("/api/metrics", metricsRoutes(ctx.metrics));
+  app.route("/api/system", systemRoutes({ dataDir: ctx.config.dataDir, mdnsInterface: ctx.config.mdnsInterface }));
+  app.route("/api/settings/auth", authSettingsRoutes(ctx.auth));
 
   app.all("/api/*", hubNotFound);
   app.route(

@@ -138,6 +138,30 @@ export class TestController {
       clusterId: type.id,
       command: resolveCommand(type, command),
       request: args as never,
+      // Commands such as DoorLock's lock/unlock must arrive in a timed interaction (Matter Core §8.7).
+      asTimedRequest: resolveCommand(type, command).schema.effectiveAccess.timed === true,
+    });
+  }
+
+  /** Writes one attribute (remote write; `timed` for attributes the spec requires a timed interaction for). */
+  async write(
+    nodeId: NodeId,
+    endpoint: number,
+    cluster: ClusterRef,
+    attribute: string,
+    value: unknown,
+    timed = false,
+  ): Promise<void> {
+    const type = resolveCluster(cluster);
+    const client = (await this.node(nodeId)).getInteractionClient();
+    await client.setAttribute({
+      attributeData: {
+        endpointId: EndpointNumber(endpoint),
+        clusterId: type.id,
+        attribute: resolveAttribute(type, attribute),
+        value,
+      },
+      asTimedRequest: timed,
     });
   }
 

@@ -1,48 +1,66 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Hono } from "hono";
 import type { Logger } from "../../../lib/logger.ts";
 import { memoryLogger } from "../../../lib/testing/fixtures.ts";
 import { loadHubConfig } from "../../src/config.ts";
 import type { HubContext } from "../../src/context.ts";
-import { HomeAssistantService } from "../../src/home-assistant/home-assistant-service.ts";
+import type { HomeAssistantService } from "../../src/home-assistant/home-assistant-service.ts";
+import { createHub, type Hub } from "../../src/hub.ts";
+import { LogRing } from "../../src/logs/log-ring.ts";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 
 export interface TestHub {
+  hub: Hub;
   ctx: HubContext;
+  app: Hono;
   log: Logger;
   logLines: () => string[];
   homeAssistant: HomeAssistantService;
+  dataDir: string;
+  /** Stops the hub and removes its temporary data dir (unless `keepData`). */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /**
- * A hub context for in-process tests: real config parsing, a real (memory-backed) logger and a real
- * HomeAssistantService pointed at `ha` (a simulator), not started unless `start` is true.
+ * The real hub (hub.ts wiring) for in-process tests: real config parsing, a memory-backed logger, a temporary data
+ * dir (or the given one), and Home Assistant at `ha` (a simulator). `start` connects to HA and starts bridges.
  */
-export function createTestHub(
-  options: { ha?: { url: string; token: string }; env?: Record<string, string>; start?: boolean } = {},
-): TestHub {
+export async function createTestHub(
+  options: { ha?: { url: string; token: string }; env?: Record<string, string>; start?: boolean; dataDir?: string } = {},
+): Promise<TestHub> {
   const { log, lines } = memoryLogger("debug");
   const ha = options.ha ?? { url: "http://127.0.0.1:9", token: "unused" };
-  const homeAssistant = new HomeAssistantService({
-    url: ha.url,
-    token: ha.token,
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "hub-test-"));
+  const config = loadHubConfig(
+    { HUB_DATA_DIR: dataDir, HA_URL: ha.url, HA_TOKEN: ha.token, HUB_HOST: "127.0.0.1", HUB_PORT: "0", ...options.env },
+    root,
+  );
+  const hub = await createHub({
+    config,
     log,
-    runningPollMs: 100,
+    logRing: new LogRing(),
+    version: "9.9.9",
+    haRunningPollMs: 100,
     actionTimeoutMs: 2000,
   });
-  if (options.start) homeAssistant.start();
-  const ctx: HubContext = {
-    config: loadHubConfig({ HUB_DATA_DIR: "/tmp/hub-test", HA_URL: ha.url, HA_TOKEN: ha.token, ...options.env }, root),
+  if (options.start) hub.start();
+  return {
+    hub,
+    ctx: hub.ctx,
+    app: hub.app,
     log,
-    version: "9.9.9",
-    startedAt: Date.now() - 5000,
-    homeAssistant,
-    health: {
-      homeAssistant: () => ({ connected: homeAssistant.client.status.connected, fatal: homeAssistant.client.status.fatal }),
-      bridges: () => ({ total: 0, running: 0, stopped: 0, failed: 0 }),
+    logLines: lines,
+    homeAssistant: hub.ctx.homeAssistant,
+    dataDir,
+    async stop(stopOptions = {}) {
+      await hub.stop();
+      if (!stopOptions.keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  return { ctx, log, logLines: lines, homeAssistant };
 }
 
 /** Polls until `check` returns a truthy value (or throws its last error after `timeoutMs`). */

@@ -29,8 +29,7 @@ export class HaDoorLockServer extends DoorLockBehavior {
     const ha = entityOf(this);
     const unlocking = operation === DoorLock.LockOperationType.Unlock;
     if (unlocking) {
-      const pin = pinCode === undefined ? undefined : Bytes.toString(pinCode);
-      const verdict = await ha.binding.pinCheck(ha.entityId, pin);
+      const verdict = await ha.binding.pinCheck(ha.entityId, pinCode === undefined ? undefined : Bytes.toString(pinCode));
       if (verdict !== "not_required" && verdict !== "valid") {
         this.#emitError(operation);
         throw new StatusResponseError(`PIN ${verdict} for ${ha.entityId}`, Status.Failure);
@@ -38,7 +37,10 @@ export class HaDoorLockServer extends DoorLockBehavior {
     }
     await lockForWrite(this);
     this.state.lockState = unlocking ? DoorLock.LockState.Unlocked : DoorLock.LockState.Locked;
-    await ha.call(unlocking ? "lock.unlock" : "lock.lock");
+    // A lock whose integration wants a code (HA `code_format`) gets the PIN the controller sent, as HA's `code`.
+    const pin = pinCode === undefined ? undefined : Bytes.toString(pinCode);
+    const wantsCode = typeof ha.binding.snapshot.state?.attributes.code_format === "string";
+    await ha.call(unlocking ? "lock.unlock" : "lock.lock", wantsCode && pin ? { code: pin } : undefined);
     this.events.lockOperation.emit(
       {
         lockOperationType: operation,

@@ -1,0 +1,171 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Hono } from "hono";
+import { type RunningHttpServer, startHttpServer } from "../../lib/http-server.ts";
+import type { Logger } from "../../lib/logger.ts";
+import { BasicAuth } from "./auth/basic-auth.ts";
+import { BridgeService } from "./bridges/bridge-service.ts";
+import { BridgeStore } from "./bridges/bridge-store.ts";
+import { EndpointIdentities } from "./bridges/endpoint-identities.ts";
+import type { HubConfig } from "./config.ts";
+import type { HubContext } from "./context.ts";
+import { startDemoHomeAssistant } from "./demo/demo-home-assistant.ts";
+import { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
+import { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
+import { createHubApp } from "./http/app.ts";
+import type { LogRing } from "./logs/log-ring.ts";
+import { MatterBridgeRuntime } from "./matter/bridge-runtime.ts";
+import { createMatterEnvironment } from "./matter/matter-environment.ts";
+
+export interface HubOptions {
+  config: HubConfig;
+  log: Logger;
+  logRing: LogRing;
+  version: string;
+  /** Test tuning: how often to re-ask HA while it starts, and the service-call time-out. */
+  haRunningPollMs?: number;
+  actionTimeoutMs?: number;
+}
+
+export interface Hub {
+  readonly ctx: HubContext;
+  readonly app: Hono;
+  /** Connects to HA and starts the bridges in the background (they wait for HA's data). */
+  start(): void;
+  /** Serves HTTP on the configured host and port. */
+  listen(): Promise<RunningHttpServer>;
+  /** Stops everything in reverse order of creation. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds the whole hub from its configuration: Home Assistant (or demo mode's simulated one), the Matter
+ * environment, stores, bridges, and the HTTP app. main.ts and the whole-app tests use this same wiring.
+ */
+export async function createHub(options: HubOptions): Promise<Hub> {
+  const { config, log, logRing, version } = options;
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0)) await stop().catch((error: unknown) => log.error({ err: error }, "error while stopping"));
+  };
+  try {
+    const auth = await BasicAuth.load({ dataDir: config.dataDir, env: config.auth, log: log.child({ component: "auth" }) });
+    let ha = config.ha;
+    if (!ha) {
+      log.warn("DEMO MODE: no Home Assistant configured (HA_URL unset); using the built-in simulated home");
+      const demo = await startDemoHomeAssistant(log.child({ component: "demo-ha" }));
+      stops.unshift(() => demo.close());
+      ha = { url: demo.url, token: demo.token };
+    }
+    const homeAssistant = new HomeAssistantService({
+      url: ha.url,
+      token: ha.token,
+      log: log.child({ component: "home-assistant" }),
+      runningPollMs: options.haRunningPollMs,
+      actionTimeoutMs: options.actionTimeoutMs,
+    });
+    stops.unshift(() => homeAssistant.stop());
+
+    const matterPath = join(config.dataDir, "matter");
+    const environment = createMatterEnvironment({
+      storagePath: matterPath,
+      log: log.child({ component: "matter" }),
+      mdnsInterface: config.mdnsInterface,
+    });
+    stops.unshift(() => environment.close());
+    const mappings = new EntityMappingStore(config.dataDir);
+    await mappings.load();
+    const bridgeLog = log.child({ component: "bridges" });
+    const bridges = new BridgeService(
+      new BridgeStore(config.dataDir),
+      (bridgeConfig, onChange) =>
+        new MatterBridgeRuntime(
+          bridgeConfig,
+          {
+            environment,
+            ha: homeAssistant,
+            mappings,
+            identities: (id) => new EndpointIdentities(config.dataDir, id),
+            log: bridgeLog,
+            version,
+          },
+          onChange,
+        ),
+      bridgeLog,
+      async (id) => {
+        // Everything the bridge owned: its Matter identity, known controller addresses, endpoint identities, mappings.
+        await rm(join(matterPath, id), { recursive: true, force: true });
+        await rm(join(matterPath, `${id}.controllers.json`), { force: true });
+        await rm(new EndpointIdentities(config.dataDir, id).path, { force: true });
+        await mappings.deleteAll(id);
+      },
+    );
+    stops.unshift(() => bridges.stop());
+
+    const startedAt = Date.now();
+    const ctx: HubContext = {
+      config,
+      log,
+      version,
+      startedAt,
+      homeAssistant,
+      bridges,
+      mappings,
+      logs: logRing,
+      auth,
+      health: {
+        homeAssistant: () => ({ connected: homeAssistant.client.status.connected, fatal: homeAssistant.client.status.fatal }),
+        bridges: () => {
+          const counts = { total: 0, running: 0, stopped: 0, failed: 0 };
+          for (const bridge of bridges.list()) {
+            counts.total++;
+            if (bridge.status === "running") counts.running++;
+            else if (bridge.status === "failed") counts.failed++;
+            else counts.stopped++;
+          }
+          return counts;
+        },
+      },
+      metrics: {
+        uptimeSeconds: () => (Date.now() - startedAt) / 1000,
+        bridges: () =>
+          bridges.list().map((b) => ({
+            id: b.id,
+            name: b.name,
+            status: b.status,
+            deviceCount: b.deviceCount,
+            fabricCount: b.commissioning.fabrics.length,
+          })),
+        homeAssistant: () => ({
+          connected: homeAssistant.client.status.connected,
+          reconnects: homeAssistant.client.status.reconnects,
+          stateEvents: homeAssistant.model.stateEvents,
+          serviceCalls: homeAssistant.actions.stats.calls,
+          serviceCallFailures: homeAssistant.actions.stats.failures,
+        }),
+        logCounts: () => logRing.counts(),
+      },
+    };
+    const app = createHubApp(ctx);
+
+    return {
+      ctx,
+      app,
+      start() {
+        homeAssistant.start();
+        bridges.start().catch((error: unknown) => bridgeLog.error({ err: error }, "could not start the bridges"));
+      },
+      async listen() {
+        const http = await startHttpServer({ app, host: config.http.host, port: config.http.port, log });
+        stops.unshift(() => http.close());
+        // Before the HTTP server closes: SSE streams end so that close() does not wait for them.
+        stops.unshift(async () => logRing.close());
+        return http;
+      },
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

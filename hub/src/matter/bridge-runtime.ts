@@ -1,0 +1,390 @@
+import { createHash } from "node:crypto";
+import type { Endpoint } from "@matter/main";
+import type { Logger } from "../../../lib/logger.ts";
+import type { BridgeConfig } from "../bridges/bridge-config.ts";
+import type { BridgeDeviceInfo, BridgeRuntime, BridgeStatus, CommissioningInfo } from "../bridges/bridge-runtime.ts";
+import type { EndpointIdentities } from "../bridges/endpoint-identities.ts";
+import { type CompiledFilter, compileFilter } from "../bridges/filter.ts";
+import type { EntityMappingStore } from "../entity-mappings/entity-mapping-store.ts";
+import { type EntityView, viewEntity } from "../home-assistant/entity-view.ts";
+import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
+import { BridgeNode } from "./bridge-node.ts";
+import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "./devices/contract.ts";
+import { mapEntity } from "./devices/domain-table.ts";
+import { createDeviceEndpoint, cutUtf8, updateDeviceEndpoint } from "./devices/endpoint-types.ts";
+import type { MatterEnvironment } from "./matter-environment.ts";
+import { pairingCodesFor } from "./pairing-codes.ts";
+
+/** What every Matter bridge runtime of a hub shares. */
+export interface MatterBridgeDeps {
+  environment: MatterEnvironment;
+  ha: HomeAssistantService;
+  mappings: EntityMappingStore;
+  identities: (bridgeId: string) => EndpointIdentities;
+  log: Logger;
+  version: string;
+  pinCheck?: PinCheck;
+}
+
+interface Exposed {
+  endpointId: string;
+  key: DeviceTypeKey;
+  name: string;
+  endpoint: Endpoint;
+  off: () => void;
+}
+
+const VENDOR_ID = 0xfff1;
+const PRODUCT_ID = 0x8000;
+
+/**
+ * One bridge on matter.js: a BridgeNode whose devices follow the bridge's filter over the hub's HA model. Structural
+ * HA changes re-evaluate only the affected entities; state changes reach only the endpoint of the entity that
+ * changed. Each entity keeps its endpoint id (and so its Matter endpoint number) through renames, restarts and
+ * temporary disappearance.
+ */
+export class MatterBridgeRuntime implements BridgeRuntime {
+  #config: BridgeConfig;
+  #node: BridgeNode | undefined;
+  #status: BridgeStatus = "stopped";
+  #statusReason: string | null = null;
+  #filter: CompiledFilter;
+  #lastCommissioning: CommissioningInfo | undefined;
+  readonly #exposed = new Map<string, Exposed>();
+  readonly #skipped = new Map<string, { name: string; reason: string }>();
+  readonly #failed = new Map<string, { name: string; reason: string }>();
+  readonly #log: Logger;
+  readonly #identities: EndpointIdentities;
+  #queue: Promise<unknown> = Promise.resolve();
+  #unsubscribe: (() => void)[] = [];
+
+  constructor(
+    config: BridgeConfig,
+    private readonly deps: MatterBridgeDeps,
+    private readonly onChange: () => void,
+  ) {
+    this.#config = config;
+    this.#log = deps.log.child({ bridgeId: config.id, bridge: config.name });
+    this.#filter = compileFilter(config.filter, deps.ha.model);
+    this.#identities = deps.identities(config.id);
+  }
+
+  get status(): BridgeStatus {
+    return this.#status;
+  }
+  get statusReason(): string | null {
+    return this.#statusReason;
+  }
+
+  async start(): Promise<void> {
+    if (this.#node) return;
+    this.#set("starting", this.deps.ha.client.status.connected ? null : "Waiting for Home Assistant");
+    await this.deps.ha.whenLoaded();
+    await this.#identities.load();
+    const node = this.#createNode();
+    this.#node = node;
+    try {
+      const ids = [...this.deps.ha.model.entityIds()].sort();
+      for (const id of ids) await this.#reconcileOne(id);
+      if (this.#config.serverMode && this.#exposed.size === 0) {
+        throw new Error("no entity of this server-mode bridge can be exposed");
+      }
+      await node.start();
+      this.#watch();
+      this.#set("running", null);
+      this.#log.info({ devices: this.#exposed.size, port: node.port }, `bridge "${this.#config.name}" running`);
+    } catch (error) {
+      this.#teardownDevices();
+      this.#node = undefined;
+      await node.stop().catch(() => undefined);
+      const reason = (error as Error).message;
+      this.#set("failed", reason);
+      this.#log.error({ err: error }, `bridge "${this.#config.name}" failed to start: ${reason}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    const node = this.#node;
+    for (const off of this.#unsubscribe.splice(0)) off();
+    this.#teardownDevices();
+    this.#node = undefined;
+    if (node) {
+      this.#lastCommissioning = node.commissioning();
+      await node.stop();
+    }
+    this.#set("stopped", null);
+  }
+
+  refresh(): Promise<void> {
+    return this.#serial(async () => {
+      if (!this.#node) return;
+      for (const id of this.#candidates()) await this.#reconcileOne(id);
+      this.onChange();
+    });
+  }
+
+  async forceSync(): Promise<void> {
+    const model = this.deps.ha.model;
+    await Promise.all(
+      [...this.#exposed.entries()].map(([entityId, exposed]) =>
+        updateDeviceEndpoint(exposed.endpoint, this.#snapshot(viewEntity(model, entityId), exposed.name)).catch(() => undefined),
+      ),
+    );
+  }
+
+  async factoryReset(passcode: number, discriminator: number): Promise<void> {
+    const wasRunning = this.#node !== undefined;
+    await this.stop();
+    this.#config = { ...this.#config, passcode, discriminator };
+    const node = this.#createNode();
+    this.#lastCommissioning = await node.factoryReset();
+    if (wasRunning) await this.start();
+    else this.onChange();
+  }
+
+  async openCommissioningWindow(timeoutSeconds: number) {
+    if (!this.#node) throw new Error("the bridge is not running");
+    const window = await this.#node.openCommissioningWindow(timeoutSeconds);
+    return { manualPairingCode: window.manualPairingCode, qrPairingCode: window.qrPairingCode, timeoutSeconds };
+  }
+
+  commissioning(): CommissioningInfo {
+    const live = this.#node?.commissioning() ?? this.#lastCommissioning;
+    if (live) return live;
+    // Never started: the codes follow from the stored passcode and discriminator.
+    const { passcode, discriminator } = this.#config;
+    return {
+      commissioned: false,
+      ...pairingCodesFor({ passcode, discriminator, vendorId: VENDOR_ID, productId: PRODUCT_ID }),
+      passcode: this.#config.passcode,
+      discriminator: this.#config.discriminator,
+      fabrics: [],
+    };
+  }
+
+  deviceCount(): number {
+    return this.#exposed.size;
+  }
+
+  devices(): BridgeDeviceInfo[] {
+    const model = this.deps.ha.model;
+    const rows: BridgeDeviceInfo[] = [];
+    for (const [entityId, exposed] of this.#exposed) {
+      const state = model.states.get(entityId);
+      rows.push({
+        entityId,
+        name: exposed.name,
+        deviceType: exposed.key,
+        endpointId: exposed.endpointId,
+        endpointNumber: exposed.endpoint.maybeNumber ?? null,
+        reachable: state !== undefined && state.state !== "unavailable",
+        state: state?.state ?? null,
+        skipped: null,
+        failed: null,
+      });
+    }
+    const other = (map: Map<string, { name: string; reason: string }>, field: "skipped" | "failed") => {
+      for (const [entityId, { name, reason }] of map) {
+        const state = model.states.get(entityId);
+        rows.push({
+          entityId,
+          name,
+          deviceType: null,
+          endpointId: null,
+          endpointNumber: null,
+          reachable: false,
+          state: state?.state ?? null,
+          skipped: field === "skipped" ? reason : null,
+          failed: field === "failed" ? reason : null,
+        });
+      }
+    };
+    other(this.#skipped, "skipped");
+    other(this.#failed, "failed");
+    return rows.sort((a, b) => a.entityId.localeCompare(b.entityId));
+  }
+
+  async reconfigure(config: BridgeConfig): Promise<void> {
+    const filterChanged = JSON.stringify(config.filter) !== JSON.stringify(this.#config.filter);
+    this.#config = config;
+    this.#filter = compileFilter(config.filter, this.deps.ha.model);
+    if (filterChanged) await this.refresh();
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+  }
+
+  #createNode(): BridgeNode {
+    const config = this.#config;
+    return new BridgeNode({
+      id: config.id,
+      name: config.name,
+      port: config.port,
+      passcode: config.passcode,
+      discriminator: config.discriminator,
+      vendorId: VENDOR_ID,
+      productId: PRODUCT_ID,
+      vendorName: "Matter Hub",
+      productName: config.serverMode ? "Matter Hub Device" : "Matter Hub Bridge",
+      serialNumber: `mh-${config.id}`,
+      uniqueId: createHash("sha256").update(`matter-hub-bridge:${config.id}`).digest("hex").slice(0, 32),
+      softwareVersion: this.deps.version,
+      serverMode: config.serverMode,
+      environment: this.deps.environment,
+    });
+  }
+
+  /** Subscribes to what can change the device set or a device, once the node runs. */
+  #watch(): void {
+    const model = this.deps.ha.model;
+    this.#unsubscribe.push(
+      model.onStructure((ids) => {
+        void this.#serial(async () => {
+          // Removals first: a renamed entity hands its endpoint id from the old entity id to the new one.
+          const sorted = [...ids].sort((a, b) => Number(this.#exposed.has(b)) - Number(this.#exposed.has(a)));
+          for (const id of sorted) await this.#reconcileOne(id);
+          this.onChange();
+        });
+      }),
+      this.deps.mappings.onChange((bridgeId, ids) => {
+        if (bridgeId !== this.#config.id) return;
+        void this.#serial(async () => {
+          for (const id of ids) await this.#reconcileOne(id);
+          this.onChange();
+        });
+      }),
+    );
+    const node = this.#node;
+    if (node) {
+      const changed = () => this.onChange();
+      node.on("fabricsChanged", changed);
+      node.on("commissioned", changed);
+      node.on("decommissioned", changed);
+      this.#unsubscribe.push(() => {
+        node.off("fabricsChanged", changed);
+        node.off("commissioned", changed);
+        node.off("decommissioned", changed);
+      });
+    }
+  }
+
+  #candidates(): Set<string> {
+    return new Set([...this.deps.ha.model.entityIds(), ...this.#exposed.keys(), ...this.#skipped.keys(), ...this.#failed.keys()]);
+  }
+
+  /** Brings one entity's device in line with HA, the filter and its mapping. One failing entity never fails the bridge. */
+  async #reconcileOne(entityId: string): Promise<void> {
+    const node = this.#node;
+    if (!node) return;
+    const view = viewEntity(this.deps.ha.model, entityId);
+    const mapping = this.deps.mappings.get(this.#config.id, entityId);
+    const exposed = this.#exposed.get(entityId);
+    this.#skipped.delete(entityId);
+    this.#failed.delete(entityId);
+    const name = cutUtf8(mapping?.customName || view?.name || entityId);
+    const skip = async (reason: string | undefined) => {
+      if (exposed) await this.#remove(entityId, exposed);
+      if (reason) this.#skipped.set(entityId, { name, reason });
+    };
+    if (!view || !this.#filter.matches(view)) return skip(undefined);
+    if (mapping?.disabled) return skip("disabled in the entity mapping");
+    if (!view.state) return skip("Home Assistant has no state for this entity");
+    const decision = mapEntity(this.#snapshot(view, name), (mapping?.matterDeviceType as DeviceTypeKey | null) ?? null);
+    if ("unsupported" in decision) return skip(decision.unsupported);
+    // The identity decides the endpoint: an entity whose registry entry showed up late gets its own endpoint back.
+    const endpointId = await this.#identities.endpointIdFor(view);
+    if (exposed && exposed.key === decision.key && exposed.endpointId === endpointId) {
+      exposed.name = name;
+      await this.#update(entityId, exposed);
+      return;
+    }
+    if (exposed) await this.#remove(entityId, exposed);
+    try {
+      await this.#add(view, endpointId, decision.key, name);
+    } catch (error) {
+      this.#failed.set(entityId, { name, reason: (error as Error).message });
+      this.#log.warn({ entityId, err: error }, `could not expose ${entityId}`);
+    }
+  }
+
+  async #add(view: EntityView, endpointId: string, key: DeviceTypeKey, name: string): Promise<void> {
+    const node = this.#node!;
+    // The same identity may still be attached under an old entity id (a rename in one batch): detach it.
+    for (const [otherId, other] of this.#exposed) if (other.endpointId === endpointId) await this.#remove(otherId, other);
+    const device = view.device;
+    const endpoint = createDeviceEndpoint({
+      id: endpointId,
+      snapshot: this.#snapshot(view, name),
+      key,
+      serverMode: this.#config.serverMode,
+      actions: this.deps.ha.actions,
+      pinCheck: this.deps.pinCheck ?? NO_PIN_REQUIRED,
+      unitSystem: { temperature: this.deps.ha.model.config?.unit_system?.temperature ?? "°C" },
+      basicInformation: {
+        uniqueId: createHash("sha256").update(`matter-hub:${endpointId}:${this.#config.id}`).digest("hex").slice(0, 32),
+        ...(device?.manufacturer ? { vendorName: cutUtf8(device.manufacturer) } : {}),
+        ...(device?.model ? { productName: cutUtf8(device.model) } : {}),
+        ...(device?.serial_number ? { serialNumber: cutUtf8(device.serial_number) } : {}),
+      },
+    });
+    await node.addDevice(endpoint);
+    const entityId = view.entityId;
+    const exposed: Exposed = { endpointId, key, name, endpoint, off: () => undefined };
+    exposed.off = this.deps.ha.model.onEntity(entityId, () => void this.#update(entityId, exposed));
+    this.#exposed.set(entityId, exposed);
+  }
+
+  async #remove(entityId: string, exposed: Exposed): Promise<void> {
+    exposed.off();
+    this.#exposed.delete(entityId);
+    await this.#node
+      ?.removeDevice(exposed.endpointId)
+      .catch((error: unknown) => this.#log.warn({ err: error, entityId }, "remove failed"));
+  }
+
+  /** Pushes HA's current state to the endpoint; never awaited on the path that delivers HA call results. */
+  async #update(entityId: string, exposed: Exposed): Promise<void> {
+    const view = viewEntity(this.deps.ha.model, entityId);
+    if (!view) return;
+    try {
+      const result = await updateDeviceEndpoint(exposed.endpoint, this.#snapshot(view, exposed.name));
+      if (result.rebuild) void this.#serial(() => this.#rebuild(entityId));
+    } catch (error) {
+      this.#log.warn({ entityId, err: error }, "could not update a device");
+    }
+  }
+
+  /** The entity's capabilities changed: same endpoint id (and number), new clusters. */
+  async #rebuild(entityId: string): Promise<void> {
+    const exposed = this.#exposed.get(entityId);
+    if (!exposed) return;
+    await this.#remove(entityId, exposed);
+    await this.#reconcileOne(entityId);
+    this.onChange();
+  }
+
+  #snapshot(view: EntityView | undefined, name: string): EntitySnapshot {
+    const entityId = view?.entityId ?? "";
+    return { entityId, domain: entityId.slice(0, entityId.indexOf(".")), state: view?.state, name };
+  }
+
+  #teardownDevices(): void {
+    for (const exposed of this.#exposed.values()) exposed.off();
+    this.#exposed.clear();
+    this.#skipped.clear();
+    this.#failed.clear();
+  }
+
+  #set(status: BridgeStatus, reason: string | null): void {
+    this.#status = status;
+    this.#statusReason = reason;
+    this.onChange();
+  }
+
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}
