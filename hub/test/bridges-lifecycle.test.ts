@@ -1,0 +1,226 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
+import type { HaSimulator } from "../src/ha-simulator/index.ts";
+import {
+  type api,
+  type BridgeRecord,
+  devicesOf,
+  startBridgeWorld,
+  startController,
+  waitForStatus,
+} from "./support/bridge-fixture.ts";
+import { freeUdpPort } from "./support/matter-fixtures.ts";
+import type { TestHub } from "./support/test-context.ts";
+
+const lightsOnly = {
+  include: [
+    { type: "entity_id", value: "light.kitchen_spots" },
+    { type: "entity_id", value: "switch.garden_pump" },
+  ],
+};
+
+describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
+  let sim: HaSimulator;
+  let hub: TestHub;
+  let call: ReturnType<typeof api>;
+  const created: string[] = [];
+
+  before(async () => {
+    assertNetworkIsolated();
+    ({ sim, hub, call } = await startBridgeWorld());
+  });
+  after(async () => {
+    await hub?.stop();
+    await sim?.close();
+  });
+
+  const create = async (body: Record<string, unknown>) => {
+    const response = await call<BridgeRecord>("POST", "/api/matter/bridges", body);
+    assert.equal(response.status, 201, JSON.stringify(response.body));
+    created.push(response.body.id);
+    return response.body;
+  };
+
+  it("validates bridge input with 400 {error} and answers unknown bridges with 404 {error}", async () => {
+    const port = await freeUdpPort();
+    for (const body of [
+      {},
+      { name: "", port },
+      { name: "x".repeat(33), port },
+      { name: "ok", port: 80 },
+      { name: "ok", port: 70000 },
+      { name: "ok", port: "5540" },
+      { name: "ok", port, filter: { include: [{ type: "colour", value: "red" }] } },
+      { name: "ok", port, filter: { include: [{ type: "regex", value: "(" }] } },
+    ]) {
+      const response = await call<{ error: string }>("POST", "/api/matter/bridges", body);
+      assert.equal(response.status, 400, JSON.stringify(body));
+      assert.deepEqual(Object.keys(response.body), ["error"]);
+    }
+    const bad = await hub.app.request("/api/matter/bridges", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{nope",
+    });
+    assert.equal(bad.status, 400);
+    for (const [method, path] of [
+      ["GET", "/api/matter/bridges/nope"],
+      ["PUT", "/api/matter/bridges/nope"],
+      ["DELETE", "/api/matter/bridges/nope"],
+      ["POST", "/api/matter/bridges/nope/actions/start"],
+      ["POST", "/api/matter/bridges/nope/clone"],
+      ["GET", "/api/matter/bridges/nope/devices"],
+      ["GET", "/api/entity-mappings/nope"],
+    ] as const) {
+      const response = await call<{ error: string }>(method, path, method === "PUT" ? { name: "x" } : undefined);
+      assert.equal(response.status, 404, `${method} ${path}`);
+      assert.match(response.body.error, /not found/i);
+    }
+    assert.equal(list().length, 0, "nothing was created");
+  });
+
+  const list = () => created;
+
+  it("creates, refuses a port clash, clones with a fresh port, and deletes with 204", async () => {
+    const port = (await call<{ port: number }>("GET", "/api/matter/next-port")).body.port;
+    assert.ok(port >= 5540);
+    const first = await create({ name: "Living room", port, filter: lightsOnly });
+    assert.equal(first.status === "starting" || first.status === "running", true);
+    const clash = await call<{ error: string }>("POST", "/api/matter/bridges", { name: "Other", port });
+    assert.equal(clash.status, 400);
+    assert.match(clash.body.error, /already used/);
+    const clone = await call<BridgeRecord>("POST", `/api/matter/bridges/${first.id}/clone`);
+    assert.equal(clone.status, 201);
+    created.push(clone.body.id);
+    assert.notEqual(clone.body.port, first.port);
+    assert.notEqual(clone.body.id, first.id);
+    assert.match(clone.body.name, /copy/);
+    assert.notEqual(clone.body.commissioning.passcode, first.commissioning.passcode);
+    await waitForStatus(call, clone.body.id, "running");
+    const removed = await hub.app.request(`/api/matter/bridges/${clone.body.id}`, { method: "DELETE" });
+    assert.equal(removed.status, 204);
+    assert.equal((await call("GET", `/api/matter/bridges/${clone.body.id}`)).status, 404);
+    created.splice(created.indexOf(clone.body.id), 1);
+  });
+
+  it("stops and starts one bridge, and all bridges, in priority order; a failing bridge does not stop the others", async () => {
+    const [first] = created;
+    assert.ok(first);
+    await waitForStatus(call, first, "running");
+    const blocker = await freeUdpPort();
+    // A second bridge whose port is taken by something else: it fails with a reason, the first keeps running.
+    const { createSocket } = await import("node:dgram");
+    const squatter = createSocket("udp6");
+    await new Promise<void>((resolve) => squatter.bind(blocker, resolve));
+    try {
+      const broken = await create({ name: "Broken", port: blocker, filter: lightsOnly, priority: 5 });
+      const failed = await waitForStatus(call, broken.id, "failed");
+      assert.match(failed.statusReason ?? "", /port|in use|EADDRINUSE/i);
+      assert.equal((await call<BridgeRecord>("GET", `/api/matter/bridges/${first}`)).body.status, "running");
+      const health = await call<{ status: string; services: { bridges: Record<string, number> } }>("GET", "/api/health");
+      assert.equal(health.body.status, "degraded");
+      assert.equal(health.body.services.bridges.failed, 1);
+      assert.equal(health.body.services.bridges.running, 1);
+      await call("DELETE", `/api/matter/bridges/${broken.id}`);
+      created.splice(created.indexOf(broken.id), 1);
+    } finally {
+      squatter.close();
+    }
+
+    const stopped = await call<{ bridge: BridgeRecord }>("POST", `/api/matter/bridges/${first}/actions/stop`);
+    assert.equal(stopped.status, 200);
+    assert.equal(stopped.body.bridge.status, "stopped");
+    const started = await call<{ bridge: BridgeRecord }>("POST", `/api/matter/bridges/${first}/actions/start`);
+    assert.equal(started.body.bridge.status, "running");
+    const second = await create({ name: "Second", port: await freeUdpPort(), filter: lightsOnly, priority: 1 });
+    await waitForStatus(call, second.id, "running");
+    const priorities = await call<BridgeRecord[]>("PUT", "/api/matter/bridges/priorities", {
+      updates: [
+        { id: first, priority: 0 },
+        { id: second.id, priority: 10 },
+      ],
+    });
+    assert.equal(priorities.status, 200);
+    assert.deepEqual(
+      priorities.body.map((b) => b.id),
+      [first, second.id],
+    );
+    assert.equal((await call("PUT", "/api/matter/bridges/priorities", { updates: [{ id: "nope", priority: 1 }] })).status, 404);
+    const stopAll = await call<{ bridges: BridgeRecord[] }>("POST", "/api/matter/bridges/actions/stop-all");
+    assert.ok(stopAll.body.bridges.every((b) => b.status === "stopped"));
+    const startAll = await call<{ bridges: BridgeRecord[] }>("POST", "/api/matter/bridges/actions/start-all");
+    assert.ok(startAll.body.bridges.every((b) => b.status === "running"));
+    const restartAll = await call<{ results: { ok: boolean }[] }>("POST", "/api/matter/bridges/actions/restart-all");
+    assert.ok(restartAll.body.results.every((r) => r.ok));
+    assert.equal((await call("POST", `/api/matter/bridges/${first}/actions/explode`)).status, 400);
+  });
+
+  it("pairs a second controller through the commissioning window, and a factory reset removes every fabric", async () => {
+    const [id] = created;
+    assert.ok(id);
+    const bridge = await waitForStatus(call, id, "running");
+    const one = await startController("controller one");
+    const two = await startController("controller two", 2);
+    try {
+      const nodeOne = await one.controller.commission(bridge.commissioning.manualPairingCode, { ip: "::1", port: bridge.port });
+      const window = await call<{ commissioningWindow: { manualPairingCode: string } }>(
+        "POST",
+        `/api/matter/bridges/${id}/actions/open-commissioning-window`,
+      );
+      assert.equal(window.status, 200);
+      const nodeTwo = await two.controller.commission(window.body.commissioningWindow.manualPairingCode, {
+        ip: "::1",
+        port: bridge.port,
+      });
+      const paired = await waitForStatus(call, id, "running");
+      assert.deepEqual(paired.commissioning.fabrics.map((f) => f.label).sort(), ["controller one", "controller two"]);
+      const endpoint = (await devicesOf(call, id)).get("switch.garden_pump")?.endpointNumber ?? 0;
+      sim.clearCalls();
+      await two.controller.invoke(nodeTwo, endpoint, "onOff", "toggle");
+      await sim.waitForCall((c) => c.entityIds.includes("switch.garden_pump"));
+      assert.ok(nodeOne);
+
+      const oldCode = paired.commissioning.manualPairingCode;
+      const reset = await call<{ bridge: BridgeRecord }>("POST", `/api/matter/bridges/${id}/actions/factory-reset`);
+      assert.equal(reset.status, 200);
+      const fresh = await waitForStatus(call, id, "running");
+      assert.equal(fresh.commissioning.commissioned, false);
+      assert.deepEqual(fresh.commissioning.fabrics, []);
+      assert.notEqual(fresh.commissioning.manualPairingCode, oldCode, "new pairing state");
+      // And it can be paired again with the new code.
+      const three = await startController("controller three");
+      try {
+        await three.controller.commission(fresh.commissioning.manualPairingCode, { ip: "127.0.0.1", port: fresh.port });
+        assert.equal((await waitForStatus(call, id, "running")).commissioning.fabrics.length, 1);
+      } finally {
+        await three.close();
+      }
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it("runs a server-mode bridge as a standalone node without an aggregator", async () => {
+    const port = await freeUdpPort();
+    const bridge = await create({
+      name: "Vacuum",
+      port,
+      serverMode: true,
+      filter: { include: [{ type: "entity_id", value: "vacuum.roborock_s8" }] },
+    });
+    const running = await waitForStatus(call, bridge.id, "running");
+    assert.equal(running.deviceCount, 1);
+    const { controller, close } = await startController("server mode");
+    try {
+      const nodeId = await controller.commission(running.commissioning.manualPairingCode, { ip: "::1", port });
+      const parts = await controller.partsList(nodeId, 0);
+      assert.equal(parts.length, 1);
+      assert.ok((await controller.deviceTypes(nodeId, parts[0] as number)).includes(0x0074));
+      assert.ok(!(await controller.deviceTypes(nodeId, parts[0] as number)).includes(0x000e), "no aggregator");
+    } finally {
+      await close();
+    }
+  });
+});
