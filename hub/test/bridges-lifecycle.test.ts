@@ -154,6 +154,14 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
     const restartAll = await call<{ results: { ok: boolean }[] }>("POST", "/api/matter/bridges/actions/restart-all");
     assert.ok(restartAll.body.results.every((r) => r.ok));
     assert.equal((await call("POST", `/api/matter/bridges/${first}/actions/explode`)).status, 400);
+    for (const action of ["refresh", "force-sync", "restart"]) {
+      const result: { status: number; body: { bridge: BridgeRecord } } = await call<{ bridge: BridgeRecord }>(
+        "POST",
+        `/api/matter/bridges/${first}/actions/${action}`,
+      );
+      assert.equal(result.status, 200, action);
+      assert.equal(result.body.bridge.status, "running", action);
+    }
   });
 
   it("pairs a second controller through the commissioning window, and a factory reset removes every fabric", async () => {

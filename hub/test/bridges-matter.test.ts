@@ -13,7 +13,7 @@ import {
 } from "./support/bridge-fixture.ts";
 import type { TestController } from "./support/matter-controller.ts";
 import { freeUdpPort } from "./support/matter-fixtures.ts";
-import type { TestHub } from "./support/test-context.ts";
+import { eventually, type TestHub } from "./support/test-context.ts";
 
 /** One entity per mapped domain family; each row: the main command and the HA call it must become. */
 const ENTITIES = [
@@ -227,8 +227,8 @@ describe("Matter bridges end to end (controller ↔ bridge ↔ Home Assistant)",
     await expectCall("lock", "unlock", "lock.front_door", () =>
       controller.invoke(nodeId, ep("lock.front_door"), "doorLock", "unlockDoor", {}),
     );
-    await waitFor(async () => sim.getState("lock.front_door")?.state === "unlocked");
-    await waitFor(async () => (await controller.read(nodeId, ep("lock.front_door"), "doorLock", "lockState")) === 2, 5000);
+    await eventually(async () => sim.getState("lock.front_door")?.state === "unlocked");
+    await eventually(async () => (await controller.read(nodeId, ep("lock.front_door"), "doorLock", "lockState")) === 2, 5000);
     const report = controller.waitForAttribute(nodeId, ep("lock.front_door"), "doorLock", "lockState", (v) => v === 1);
     sim.setState("lock.front_door", "locked");
     assert.equal(
@@ -342,25 +342,25 @@ describe("Matter bridges end to end (controller ↔ bridge ↔ Home Assistant)",
       filter: { include: [...ENTITIES, "switch.garden_pump_renamed"].map((value) => ({ type: "entity_id", value })) },
     });
     sim.updateEntity("switch.garden_pump", { entity_id: "switch.garden_pump_renamed" });
-    await waitFor(async () => (await devicesOf(call, bridge.id)).get("switch.garden_pump_renamed")?.endpointNumber === before);
+    await eventually(async () => (await devicesOf(call, bridge.id)).get("switch.garden_pump_renamed")?.endpointNumber === before);
     sim.updateEntity("switch.garden_pump_renamed", { entity_id: "switch.garden_pump" });
-    await waitFor(async () => (await devicesOf(call, bridge.id)).get("switch.garden_pump")?.endpointNumber === before);
+    await eventually(async () => (await devicesOf(call, bridge.id)).get("switch.garden_pump")?.endpointNumber === before);
     // Out of the filter and back.
     await call("PUT", `/api/matter/bridges/${bridge.id}`, {
       filter: { include: ENTITIES.filter((e) => e !== "switch.garden_pump").map((value) => ({ type: "entity_id", value })) },
     });
-    await waitFor(async () => !(await devicesOf(call, bridge.id)).has("switch.garden_pump"));
+    await eventually(async () => !(await devicesOf(call, bridge.id)).has("switch.garden_pump"));
     await call("PUT", `/api/matter/bridges/${bridge.id}`, {
       filter: { include: ENTITIES.map((value) => ({ type: "entity_id", value })) },
     });
-    await waitFor(async () => (await devicesOf(call, bridge.id)).get("switch.garden_pump")?.endpointNumber === before);
+    await eventually(async () => (await devicesOf(call, bridge.id)).get("switch.garden_pump")?.endpointNumber === before);
     // A mapping change (plug → light) keeps the number too.
     const mapped = await call("PUT", `/api/entity-mappings/${bridge.id}/switch.garden_pump`, {
       matterDeviceType: "on_off_light",
       customName: "Pump",
     });
     assert.equal(mapped.status, 200);
-    await waitFor(async () => (await devicesOf(call, bridge.id)).get("switch.garden_pump")?.deviceType === "on_off_light");
+    await eventually(async () => (await devicesOf(call, bridge.id)).get("switch.garden_pump")?.deviceType === "on_off_light");
     assert.equal((await devicesOf(call, bridge.id)).get("switch.garden_pump")?.endpointNumber, before);
     assert.ok((await controller.deviceTypes(nodeId, before)).includes(0x0100));
     assert.equal(await controller.read(nodeId, before, "bridgedDeviceBasicInformation", "nodeLabel"), "Pump");
@@ -389,12 +389,3 @@ describe("Matter bridges end to end (controller ↔ bridge ↔ Home Assistant)",
     assert.equal(await report, 1800);
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("condition not met in time");
-}
