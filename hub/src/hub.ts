@@ -153,7 +153,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       app,
       start() {
         homeAssistant.start();
-        bridges.start().catch((error: unknown) => bridgeLog.error({ err: error }, "could not start the bridges"));
+        bridges
+          .start()
+          .then(() => (config.demo ? createDemoBridge(bridges, log) : undefined))
+          .catch((error: unknown) => bridgeLog.error({ err: error }, "could not start the bridges"));
       },
       async listen() {
         const http = await startHttpServer({ app, host: config.http.host, port: config.http.port, log });
@@ -168,4 +171,22 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     await stopAll();
     throw error;
   }
+}
+
+/** Demo mode on a fresh data dir: one bridge over the demo home's everyday devices, ready to pair. */
+async function createDemoBridge(bridges: BridgeService, log: Logger): Promise<void> {
+  if (bridges.list().length > 0) return;
+  const domains = ["light", "switch", "cover", "lock", "climate", "fan", "binary_sensor", "media_player"];
+  const bridge = await bridges.create({
+    name: "Demo bridge",
+    port: await bridges.nextPort(),
+    filter: { include: domains.map((value) => ({ type: "domain" as const, value })), exclude: [], includeHidden: false },
+    priority: 100,
+    serverMode: false,
+    autoStart: true,
+  });
+  log.warn(
+    { bridgeId: bridge.id, port: bridge.port, manualPairingCode: bridge.commissioning.manualPairingCode },
+    `DEMO MODE: created "Demo bridge" on port ${bridge.port}; pair it with code ${bridge.commissioning.manualPairingCode}`,
+  );
 }
