@@ -1,16 +1,9 @@
+import type { CommissioningInfo } from "../matter/bridge-commissioning.ts";
 import type { BridgeConfig } from "./bridge-config.ts";
 
 export type BridgeStatus = "starting" | "running" | "stopped" | "failed";
 
-/** The runtime contract's commissioning object (shared/specs/runtime.md). */
-export interface CommissioningInfo {
-  commissioned: boolean;
-  qrPairingCode: string;
-  manualPairingCode: string;
-  passcode: number;
-  discriminator: number;
-  fabrics: { fabricIndex: number; vendorId: number; label: string }[];
-}
+export type { CommissioningInfo, FabricInfo } from "../matter/bridge-commissioning.ts";
 
 /** One exposed (or skipped) entity of a bridge, for `GET /bridges/:id/devices`. */
 export interface BridgeDeviceInfo {

@@ -2,12 +2,7 @@ import { CRYPTO_PBKDF_ITERATIONS_MIN, Crypto, type ServerNode } from "@matter/ma
 import { AdministratorCommissioningServer } from "@matter/main/behaviors/administrator-commissioning";
 import { AdministratorCommissioning } from "@matter/main/clusters/administrator-commissioning";
 import { DeviceCommissioner, PaseClient, PaseServer, SessionManager } from "@matter/main/protocol";
-import {
-  CommissioningFlowType,
-  DiscoveryCapabilitiesSchema,
-  ManualPairingCodeCodec,
-  QrPairingCodeCodec,
-} from "@matter/main/types";
+import { pairingCodesFor } from "./pairing-codes.ts";
 
 /** One fabric (controller ecosystem) the bridge belongs to, as in the bridge record. */
 export interface FabricInfo {
@@ -103,18 +98,7 @@ export async function openEnhancedWindow(
   timer.unref();
 
   const { vendorId, productId } = node.state.basicInformation;
-  const qrPairingCode = QrPairingCodeCodec.encode([
-    {
-      version: 0,
-      vendorId,
-      productId,
-      flowType: CommissioningFlowType.Standard,
-      discriminator,
-      passcode,
-      discoveryCapabilities: DiscoveryCapabilitiesSchema.encode({ onIpNetwork: true }),
-    },
-  ]);
-  const manualPairingCode = ManualPairingCodeCodec.encode({ discriminator, passcode, flowType: CommissioningFlowType.Standard });
+  const { qrPairingCode, manualPairingCode } = pairingCodesFor({ vendorId, productId, discriminator, passcode });
   const expiresAt = new Date(Date.now() + timeoutSeconds * 1000).toISOString();
   return {
     window: { manualPairingCode, qrPairingCode, passcode, discriminator, expiresAt },

@@ -8,6 +8,7 @@ import { type CompiledFilter, compileFilter } from "../bridges/filter.ts";
 import type { EntityMappingStore } from "../entity-mappings/entity-mapping-store.ts";
 import { type EntityView, viewEntity } from "../home-assistant/entity-view.ts";
 import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
+import { deviceRows, type ExposedDevice } from "./bridge-device-rows.ts";
 import { BridgeNode } from "./bridge-node.ts";
 import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "./devices/contract.ts";
 import { mapEntity } from "./devices/domain-table.ts";
@@ -26,10 +27,8 @@ export interface MatterBridgeDeps {
   pinCheck?: PinCheck;
 }
 
-interface Exposed {
-  endpointId: string;
+interface Exposed extends ExposedDevice {
   key: DeviceTypeKey;
-  name: string;
   endpoint: Endpoint;
   off: () => void;
 }
@@ -167,41 +166,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   }
 
   devices(): BridgeDeviceInfo[] {
-    const model = this.deps.ha.model;
-    const rows: BridgeDeviceInfo[] = [];
-    for (const [entityId, exposed] of this.#exposed) {
-      const state = model.states.get(entityId);
-      rows.push({
-        entityId,
-        name: exposed.name,
-        deviceType: exposed.key,
-        endpointId: exposed.endpointId,
-        endpointNumber: exposed.endpoint.maybeNumber ?? null,
-        reachable: state !== undefined && state.state !== "unavailable",
-        state: state?.state ?? null,
-        skipped: null,
-        failed: null,
-      });
-    }
-    const other = (map: Map<string, { name: string; reason: string }>, field: "skipped" | "failed") => {
-      for (const [entityId, { name, reason }] of map) {
-        const state = model.states.get(entityId);
-        rows.push({
-          entityId,
-          name,
-          deviceType: null,
-          endpointId: null,
-          endpointNumber: null,
-          reachable: false,
-          state: state?.state ?? null,
-          skipped: field === "skipped" ? reason : null,
-          failed: field === "failed" ? reason : null,
-        });
-      }
-    };
-    other(this.#skipped, "skipped");
-    other(this.#failed, "failed");
-    return rows.sort((a, b) => a.entityId.localeCompare(b.entityId));
+    return deviceRows(this.deps.ha.model, this.#exposed, this.#skipped, this.#failed);
   }
 
   async reconfigure(config: BridgeConfig): Promise<void> {
