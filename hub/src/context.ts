@@ -4,6 +4,7 @@ import type { BridgeService } from "./bridges/bridge-service.ts";
 import type { HubConfig } from "./config.ts";
 import type { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import type { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
+import type { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
 import type { MetricsSources } from "./metrics/metrics-sources.ts";
 
@@ -28,6 +29,7 @@ export interface HubContext {
   readonly homeAssistant: HomeAssistantService;
   readonly bridges: BridgeService;
   readonly mappings: EntityMappingStore;
+  readonly lockCredentials: LockCredentialService;
   readonly logs: LogRing;
   readonly auth: BasicAuth;
   readonly metrics: MetricsSources;

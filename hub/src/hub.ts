@@ -13,6 +13,7 @@ import { startDemoHomeAssistant } from "./demo/demo-home-assistant.ts";
 import { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
 import { createHubApp } from "./http/app.ts";
+import { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
 import { MatterBridgeRuntime } from "./matter/bridge-runtime.ts";
 import { createMatterEnvironment } from "./matter/matter-environment.ts";
@@ -75,6 +76,11 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     stops.unshift(() => environment.close());
     const mappings = new EntityMappingStore(config.dataDir);
     await mappings.load();
+    const lockCredentials = new LockCredentialService({
+      dataDir: config.dataDir,
+      log: log.child({ component: "lock-credentials" }),
+    });
+    await lockCredentials.load();
     const bridgeLog = log.child({ component: "bridges" });
     const bridges = new BridgeService(
       new BridgeStore(config.dataDir),
@@ -111,6 +117,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       homeAssistant,
       bridges,
       mappings,
+      lockCredentials,
       logs: logRing,
       auth,
       health: {

@@ -20,6 +20,17 @@ export interface ActionCall {
   data?: Record<string, unknown>;
 }
 
+/** How one service call ended, for observers such as the diagnostics bus. The call's `data` is left out on purpose: it can carry a lock code. */
+export interface ActionOutcome {
+  action: string;
+  entityId: string | string[];
+  ok: boolean;
+  /** The HaActionError code when it failed. */
+  code?: string;
+  message?: string;
+  durationMs: number;
+}
+
 export interface ActionCallerStats {
   calls: number;
   failures: number;
@@ -32,6 +43,7 @@ export interface ActionCallerStats {
  */
 export class ActionCaller {
   readonly stats: ActionCallerStats = { calls: 0, failures: 0, timeouts: 0 };
+  readonly #observers = new Set<(outcome: ActionOutcome) => void>();
 
   constructor(
     private readonly client: HomeAssistantClient,
@@ -39,7 +51,37 @@ export class ActionCaller {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  async call({ action, entityId, data }: ActionCall): Promise<void> {
+  /** Calls `observer` after every call, successful or not; returns the function that stops it. */
+  observe(observer: (outcome: ActionOutcome) => void): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
+  }
+
+  async call(request: ActionCall): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.#call(request);
+      this.#notify({ action: request.action, entityId: request.entityId, ok: true, durationMs: performance.now() - started });
+    } catch (error) {
+      const { code, message } = error as HaActionError;
+      const outcome = { action: request.action, entityId: request.entityId, ok: false, code, message };
+      this.#notify({ ...outcome, durationMs: performance.now() - started });
+      throw error;
+    }
+  }
+
+  #notify(outcome: ActionOutcome): void {
+    // An observer's bug must never turn a successful command into a failure reported to the controller.
+    for (const observer of this.#observers) {
+      try {
+        observer({ ...outcome, durationMs: Math.round(outcome.durationMs) });
+      } catch (error) {
+        this.log.warn({ err: error }, "an action observer failed");
+      }
+    }
+  }
+
+  async #call({ action, entityId, data }: ActionCall): Promise<void> {
     const [domain, service] = action.split(".", 2);
     if (!domain || !service) throw new HaActionError(`invalid action "${action}"`, "invalid_action");
     this.stats.calls++;
@@ -60,7 +102,9 @@ export class ActionCaller {
     });
     try {
       await Promise.race([connection.sendMessagePromise(message), timeout]);
-      this.log.debug({ action, entityId, data }, "service call done");
+      // A lock's `code` is the user's PIN: never in a log line.
+      const logged = data && "code" in data ? { ...data, code: "[redacted]" } : data;
+      this.log.debug({ action, entityId, data: logged }, "service call done");
     } catch (error) {
       this.stats.failures++;
       const failure =

@@ -8,6 +8,7 @@ import type { HubContext } from "../context.ts";
 import { entityMappingRoutes } from "../entity-mappings/entity-mappings.routes.ts";
 import { healthRoutes } from "../health/health.routes.ts";
 import { homeAssistantRoutes } from "../home-assistant/home-assistant.routes.ts";
+import { lockCredentialRoutes } from "../lock-credentials/lock-credentials.routes.ts";
 import { logsRoutes } from "../logs/logs.routes.ts";
 import { metricsRoutes } from "../metrics/metrics.routes.ts";
 import { systemRoutes } from "../system/system.routes.ts";
@@ -31,6 +32,7 @@ export function createHubApp(ctx: HubContext): Hono {
   app.route("/api/home-assistant", homeAssistantRoutes(ctx.homeAssistant));
   app.route("/api/matter", bridgeRoutes(ctx.bridges, ctx.homeAssistant.model));
   app.route("/api/entity-mappings", entityMappingRoutes(ctx.mappings, ctx.bridges));
+  app.route("/api/lock-credentials", lockCredentialRoutes(ctx.lockCredentials));
   app.route("/api/logs", logsRoutes(ctx.logs));
   app.route("/api/metrics", metricsRoutes(ctx.metrics));
   app.route("/api/system", systemRoutes({ dataDir: ctx.config.dataDir, mdnsInterface: ctx.config.mdnsInterface }));

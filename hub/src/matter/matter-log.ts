@@ -38,9 +38,12 @@ export function matterLevelFor(log: PinoLogger): MatterLogLevel {
 }
 
 /** Renders the message body only: pino adds its own time, level and our `facility` field. */
+const SECRET_FIELDS = /\b(pinCode|credentialData)(: )("[^"]*"|\S+)/g;
+
 function render(message: Diagnostic.Message): string {
   const text = LogFormat.formats.plain?.(message.values) ?? message.values.map(String).join(" ");
-  return `${message.prefix}${text}`;
+  // matter.js logs command payloads; a DoorLock PIN (hex bytes) must never reach the add-on log or /api/logs.
+  return `${message.prefix}${text}`.replace(SECRET_FIELDS, "$1$2[redacted]");
 }
 
 /**

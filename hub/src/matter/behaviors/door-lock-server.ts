@@ -7,16 +7,67 @@
  * LockOperationError (InvalidCredential) event is emitted and HA is not called. Lock never needs a PIN (a lock
  * command cannot open anything). HA's `lock.open` (unlatch) is deliberately not exposed: Matter's Unbolting
  * feature would make every controller "unlock" pull the latch and open the door.
+ *
+ * Features PinCredential + CredentialOverTheAirAccess, so that controllers learn whether to send a PIN: they add
+ * RequirePINforRemoteOperation (true while the lock has an enabled hub credential, updated live), the PIN length
+ * range and the wrong-code limit (lock-credentials/pin-policy.ts). Not the User feature: the hub manages one PIN
+ * per lock over its HTTP API, so Matter's user and credential commands (SetUser, SetCredential, …) are not offered.
  */
 
-import { Bytes } from "@matter/main";
+import { Bytes, type Endpoint } from "@matter/main";
 import { DoorLockBehavior } from "@matter/main/behaviors/door-lock";
 import { DoorLock } from "@matter/main/clusters/door-lock";
 import { Status, StatusResponseError } from "@matter/main/types";
+import type { PinCheck } from "../devices/contract.ts";
 import { entityOf, lockForWrite } from "./ha-entity-behavior.ts";
+import { forwardWrites, markOrigin } from "./write-forwarder.ts";
+
+/**
+ * What a {@link PinCheck} may carry besides its verdicts, as its `requirement` property: whether a lock needs a
+ * PIN now and when that may have changed, so the endpoint advertises RequirePINforRemoteOperation truthfully.
+ */
+export interface PinRequirement {
+  required(entityId: string): boolean;
+  /** Calls `listener` with a lock's entity id whenever its answer may have changed; returns the unsubscribe. */
+  onChange(listener: (entityId: string) => void): () => void;
+}
+
+/** The {@link PinRequirement} a PinCheck carries, if any (NO_PIN_REQUIRED carries none: never required). */
+export function pinRequirementOf(check: PinCheck): PinRequirement | undefined {
+  return (check as PinCheck & { requirement?: PinRequirement }).requirement;
+}
+
+/** Decided by the hub's credentials; the spec lets a lock make them read-only (R[W]), so controller writes fail. */
+const HUB_MANAGED = ["requirePinForRemoteOperation", "wrongCodeEntryLimit", "userCodeTemporaryDisableTime"];
+
+const Base = DoorLockBehavior.with(DoorLock.Feature.PinCredential, DoorLock.Feature.CredentialOverTheAirAccess);
 
 /** DoorLock whose lock/unlock commands are HA calls, unlock gated by the PIN hook. */
-export class HaDoorLockServer extends DoorLockBehavior {
+export class HaDoorLockServer extends Base {
+  declare internal: HaDoorLockServer.Internal;
+
+  override initialize() {
+    const ha = entityOf(this);
+    const requirement = pinRequirementOf(ha.binding.pinCheck);
+    if (requirement) {
+      this.state.requirePinForRemoteOperation = requirement.required(ha.entityId);
+      const { endpoint } = this;
+      const binding = ha.binding;
+      this.internal.stopWatching = requirement.onChange((entityId) => {
+        if (entityId === binding.snapshot.entityId) void publishRequirement(endpoint, requirement.required(entityId));
+      });
+    }
+    forwardWrites(this, HUB_MANAGED, async () => {
+      throw new StatusResponseError("set by the hub's lock credentials, not writable", Status.UnsupportedWrite);
+    });
+  }
+
+  override async [Symbol.asyncDispose]() {
+    this.internal.stopWatching?.();
+    this.internal.stopWatching = undefined;
+    await super[Symbol.asyncDispose]?.();
+  }
+
   override async lockDoor(request: DoorLock.LockDoorRequest) {
     await this.#operate(DoorLock.LockOperationType.Lock, request.pinCode);
   }
@@ -67,5 +118,28 @@ export class HaDoorLockServer extends DoorLockBehavior {
       },
       this.context,
     );
+  }
+}
+
+export namespace HaDoorLockServer {
+  export class Internal {
+    /** Ends the subscription to the credential changes of this endpoint's lock. */
+    stopWatching: (() => void) | undefined;
+  }
+}
+
+/** Sets RequirePINforRemoteOperation from outside a command; tagged so that it is not refused as a controller write. */
+async function publishRequirement(endpoint: Endpoint, required: boolean): Promise<void> {
+  try {
+    await endpoint.act("pin-requirement", async (agent) => {
+      const transaction = agent.context.transaction;
+      markOrigin(transaction, "ha-state");
+      await transaction.begin();
+      const lock = agent.get(HaDoorLockServer);
+      await transaction.addResources(lock);
+      lock.state.requirePinForRemoteOperation = required;
+    });
+  } catch {
+    // The endpoint is closing (entity removed, bridge stopping): nothing left to advertise on.
   }
 }

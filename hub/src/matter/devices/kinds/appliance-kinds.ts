@@ -10,6 +10,7 @@ import { ModeSelectDevice } from "@matter/main/devices/mode-select";
 import { RoboticVacuumCleanerDevice } from "@matter/main/devices/robotic-vacuum-cleaner";
 import { SpeakerDevice } from "@matter/main/devices/speaker";
 import { WaterValveDevice } from "@matter/main/devices/water-valve";
+import { PIN_POLICY } from "../../../lock-credentials/pin-policy.ts";
 import { HaDoorLockServer } from "../../behaviors/door-lock-server.ts";
 import { HaLevelControlServer } from "../../behaviors/level-control-server.ts";
 import { HaModeSelectServer, modesForOptions } from "../../behaviors/mode-select-server.ts";
@@ -51,6 +52,14 @@ export const doorLock: DeviceKind = {
         passage: true,
         alwaysSet: 2047,
       },
+      // PIN feature (door-lock-server.ts): one hub PIN per lock, the rules the hub enforces, no PIN required until
+      // the lock has an enabled credential (the behavior sets and updates that).
+      numberOfPinUsersSupported: 1,
+      minPinCodeLength: PIN_POLICY.minLength,
+      maxPinCodeLength: PIN_POLICY.maxLength,
+      wrongCodeEntryLimit: PIN_POLICY.maxFailures,
+      userCodeTemporaryDisableTime: PIN_POLICY.lockoutMs / 1000,
+      requirePinForRemoteOperation: false,
     },
   }),
   project: (context) => ({ doorLock: { lockState: LOCK_STATES[context.snapshot.state?.state ?? ""] } }),
