@@ -2,11 +2,14 @@ import type { Logger } from "../../lib/logger.ts";
 import type { BasicAuth } from "./auth/basic-auth.ts";
 import type { BridgeService } from "./bridges/bridge-service.ts";
 import type { HubConfig } from "./config.ts";
+import type { DiagnosticBus } from "./diagnostics/diagnostic-bus.ts";
 import type { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import type { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
+import type { LiveChannel } from "./live/live-channel.ts";
 import type { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
 import type { MetricsSources } from "./metrics/metrics-sources.ts";
+import type { RecoveryService } from "./recovery/recovery-service.ts";
 
 /** What the health record reports about the services the hub depends on. */
 export interface HealthSources {
@@ -30,6 +33,11 @@ export interface HubContext {
   readonly bridges: BridgeService;
   readonly mappings: EntityMappingStore;
   readonly lockCredentials: LockCredentialService;
+  readonly diagnostics: DiagnosticBus;
+  readonly recovery: RecoveryService;
+  readonly live: LiveChannel;
+  /** Restarts the hub in-process (after a restore). */
+  readonly requestRestart: () => unknown;
   readonly logs: LogRing;
   readonly auth: BasicAuth;
   readonly metrics: MetricsSources;

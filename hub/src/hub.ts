@@ -10,13 +10,18 @@ import { EndpointIdentities } from "./bridges/endpoint-identities.ts";
 import type { HubConfig } from "./config.ts";
 import type { HubContext } from "./context.ts";
 import { startDemoHomeAssistant } from "./demo/demo-home-assistant.ts";
+import { DiagnosticBus } from "./diagnostics/diagnostic-bus.ts";
+import { diagnosticSummary, watchDiagnostics } from "./diagnostics/diagnostic-sources.ts";
 import { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
 import { createHubApp } from "./http/app.ts";
+import { LiveChannel } from "./live/live-channel.ts";
 import { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
 import { MatterBridgeRuntime } from "./matter/bridge-runtime.ts";
 import { createMatterEnvironment } from "./matter/matter-environment.ts";
+import { RecoveryService } from "./recovery/recovery-service.ts";
+import { SettingsFile } from "./recovery/settings-file.ts";
 
 export interface HubOptions {
   config: HubConfig;
@@ -26,6 +31,10 @@ export interface HubOptions {
   /** Test tuning: how often to re-ask HA while it starts, and the service-call time-out. */
   haRunningPollMs?: number;
   actionTimeoutMs?: number;
+  /** Test tuning: the live channel's server ping interval (30 s by default). */
+  livePingIntervalMs?: number;
+  /** Restarts the hub in-process (main.ts: `restartable`); after a restore. */
+  requestRestart?: () => unknown;
 }
 
 export interface Hub {
@@ -108,6 +117,26 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     );
     stops.unshift(() => bridges.stop());
 
+    const diagnostics = new DiagnosticBus();
+    const unwatch = watchDiagnostics(diagnostics, { bridges, homeAssistant });
+    stops.unshift(async () => unwatch());
+    const recovery = await RecoveryService.load({
+      settingsFile: new SettingsFile(config.dataDir),
+      bridges,
+      haClient: homeAssistant.client,
+      diagnostics,
+      log: log.child({ component: "recovery" }),
+    });
+    stops.unshift(() => recovery.stop());
+    const live = new LiveChannel({
+      bridges,
+      diagnostics,
+      summary: () => diagnosticSummary({ bridges, homeAssistant, recovery, diagnostics }),
+      log: log.child({ component: "live" }),
+      pingIntervalMs: options.livePingIntervalMs,
+    });
+    stops.unshift(async () => live.close());
+
     const startedAt = Date.now();
     const ctx: HubContext = {
       config,
@@ -118,6 +147,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       bridges,
       mappings,
       lockCredentials,
+      diagnostics,
+      recovery,
+      live,
+      requestRestart: options.requestRestart ?? (() => log.warn("a restart was requested but this hub cannot restart itself")),
       logs: logRing,
       auth,
       health: {
@@ -160,6 +193,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       app,
       start() {
         homeAssistant.start();
+        recovery.start();
         bridges
           .start()
           .then(() => (config.demo ? createDemoBridge(bridges, log) : undefined))
@@ -168,8 +202,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       async listen() {
         const http = await startHttpServer({ app, host: config.http.host, port: config.http.port, log });
         stops.unshift(() => http.close());
-        // Before the HTTP server closes: SSE streams end so that close() does not wait for them.
-        stops.unshift(async () => logRing.close());
+        // Before the HTTP server closes: SSE streams end so that close() does not wait for them. The ring itself
+        // outlives this hub (an in-process restart keeps the log).
+        stops.unshift(async () => logRing.endStreams());
         return http;
       },
       stop: stopAll,

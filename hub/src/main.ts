@@ -13,14 +13,36 @@ async function start(): Promise<Started> {
   const version = readAppVersion(repoRoot);
   // Loaded only once the configuration is valid: matter.js takes a while to import, a typo should fail at once.
   const { createHub } = await import("./hub.ts");
-  const hub = await createHub({ config, log, logRing, version });
-  await hub.listen();
-  hub.start();
+  const { restartable } = await import("./backup/restartable.ts");
+  // The hub can be rebuilt in-process (after a restore) with the same configuration, logger and log ring.
+  const hubs = restartable(
+    async () => {
+      const hub = await createHub({
+        config,
+        log,
+        logRing,
+        version,
+        requestRestart: () => hubs.restart("requested over the API"),
+      });
+      await hub.listen();
+      hub.start();
+      return hub;
+    },
+    {
+      log,
+      onRestartFailed: () => {
+        log.flush();
+        process.exit(1);
+      },
+    },
+  );
+  await hubs.start();
   log.info({ version, dataDir: config.dataDir }, `Matter Hub ${version} started${config.demo ? " (DEMO)" : ""}`);
   return {
     async stop(reason) {
       log.info({ reason }, "stopping");
-      await hub.stop();
+      await hubs.stop();
+      logRing.close();
       log.info("stopped");
       log.flush();
     },

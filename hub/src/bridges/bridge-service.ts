@@ -192,6 +192,25 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     return { ...result, bridge: this.record(id) };
   }
 
+  /**
+   * Automatic recovery's one way in: starts a failed bridge again, but only if, once its turn in the per-bridge queue
+   * comes, it is still failed and meant to run (a user's stop or delete queued before wins). Undefined when skipped.
+   */
+  async recover(id: string): Promise<{ ok: boolean; error?: string } | undefined> {
+    const runtime = this.#runtime(id);
+    return this.#serial(id, async () => {
+      if (runtime.status !== "failed" || !this.store.get(id)?.autoStart) return undefined;
+      try {
+        await runtime.start();
+      } catch (error) {
+        return { ok: false, error: (error as Error).message };
+      }
+      // Read again after the start: the check above narrowed the type, not the value.
+      const status: string = runtime.status;
+      return status === "running" ? { ok: true } : { ok: false, error: runtime.statusReason ?? status };
+    });
+  }
+
   /** `start-all`, `stop-all`, `restart-all`: by priority; one failure does not stop the rest. */
   async actAll(action: "start" | "stop" | "restart") {
     const results = await this.#eachByPriority(this.store.list(), (id) => this.act(id, action));

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { HubContext } from "../context.ts";
+import { detailedHealth, type RecoveryStatusSource } from "../diagnostics/detailed-health.ts";
 
 export type HealthStatus = "healthy" | "degraded" | "unhealthy";
 
@@ -13,7 +14,11 @@ export function overallStatus(
   return "healthy";
 }
 
-export function healthRoutes(ctx: HubContext): Hono {
+/**
+ * `/api/health`, `/detailed`, `/live`, `/ready`. `recovery` adds the recovery settings and per-bridge attempts to
+ * `/detailed` (null there without it).
+ */
+export function healthRoutes(ctx: HubContext, recovery?: RecoveryStatusSource): Hono {
   const app = new Hono();
 
   app.get("/", (c) => {
@@ -32,6 +37,19 @@ export function healthRoutes(ctx: HubContext): Hono {
       },
     };
     return c.json(record, status === "unhealthy" ? 503 : 200);
+  });
+
+  // Always 200 while the hub answers: it is a diagnostics page, its `status` field says how healthy the hub is.
+  app.get("/detailed", (c) => {
+    const status = overallStatus(ctx.health.homeAssistant(), ctx.health.bridges());
+    const detail = detailedHealth({ bridges: ctx.bridges, homeAssistant: ctx.homeAssistant, recovery }, status);
+    c.header("Cache-Control", "no-store");
+    return c.json({
+      ...detail,
+      version: ctx.version,
+      uptime: Math.round((Date.now() - ctx.startedAt) / 1000),
+      timestamp: new Date().toISOString(),
+    });
   });
 
   app.get("/live", (c) => c.json({ status: "alive" }));

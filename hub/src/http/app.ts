@@ -3,14 +3,17 @@ import { requestLog } from "../../../lib/request-log.ts";
 import { webUi } from "../../../lib/web-ui.ts";
 import { authSettingsRoutes } from "../auth/auth-settings.routes.ts";
 import { basicAuth } from "../auth/basic-auth.middleware.ts";
+import { createBackupFeatures } from "../backup/backup-wiring.ts";
 import { bridgeRoutes } from "../bridges/bridges.routes.ts";
 import type { HubContext } from "../context.ts";
 import { entityMappingRoutes } from "../entity-mappings/entity-mappings.routes.ts";
 import { healthRoutes } from "../health/health.routes.ts";
 import { homeAssistantRoutes } from "../home-assistant/home-assistant.routes.ts";
+import { liveRoutes } from "../live/live.routes.ts";
 import { lockCredentialRoutes } from "../lock-credentials/lock-credentials.routes.ts";
 import { logsRoutes } from "../logs/logs.routes.ts";
 import { metricsRoutes } from "../metrics/metrics.routes.ts";
+import { recoveryRoutes } from "../recovery/recovery.routes.ts";
 import { systemRoutes } from "../system/system.routes.ts";
 import { hubErrorHandler, hubNotFound } from "./errors.ts";
 import { ingressBase, ipAllowList } from "./ingress.ts";
@@ -27,8 +30,11 @@ export function createHubApp(ctx: HubContext): Hono {
   app.use(ipAllowList(ctx.config.http.allowedIps));
   app.use(requestLog(log));
   app.use(basicAuth(ctx.auth, { publicPaths: ["/api/health/live"] }));
+  const backup = createBackupFeatures(ctx, { requestRestart: ctx.requestRestart });
+  // Between a restore and the restart, changes are refused: they would be lost or mix old and new state.
+  app.use(backup.guard);
 
-  app.route("/api/health", healthRoutes(ctx));
+  app.route("/api/health", healthRoutes(ctx, ctx.recovery));
   app.route("/api/home-assistant", homeAssistantRoutes(ctx.homeAssistant));
   app.route("/api/matter", bridgeRoutes(ctx.bridges, ctx.homeAssistant.model));
   app.route("/api/entity-mappings", entityMappingRoutes(ctx.mappings, ctx.bridges));
@@ -37,6 +43,10 @@ export function createHubApp(ctx: HubContext): Hono {
   app.route("/api/metrics", metricsRoutes(ctx.metrics));
   app.route("/api/system", systemRoutes({ dataDir: ctx.config.dataDir, mdnsInterface: ctx.config.mdnsInterface }));
   app.route("/api/settings/auth", authSettingsRoutes(ctx.auth));
+  app.route("/api/settings/recovery", recoveryRoutes(ctx.recovery));
+  app.route("/api/bridges", backup.bridgeRoutes);
+  app.route("/api/backup", backup.backupRoutes);
+  app.route("/api/ws", liveRoutes(ctx.live));
 
   app.all("/api/*", hubNotFound);
   app.route(

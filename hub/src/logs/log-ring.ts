@@ -156,6 +156,14 @@ export class LogRing {
   /** Ends every live subscription (server shutdown: open SSE streams would hold the HTTP server open). */
   close(): void {
     this.#closed = true;
+    this.endStreams();
+  }
+
+  /**
+   * Ends the current live listeners (their HTTP streams finish) but keeps accepting new ones: what an in-process
+   * hub restart needs, since the ring outlives the hub instance.
+   */
+  endStreams(): void {
     const subscribers = [...this.#subscribers];
     this.#subscribers.clear();
     for (const subscriber of subscribers) {

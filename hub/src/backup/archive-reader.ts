@@ -1,0 +1,147 @@
+import { createHash } from "node:crypto";
+import yauzl from "yauzl";
+import { badRequest, HttpError } from "../../../lib/http-error.ts";
+import { checkContent, checkManifest, type StoredBridge } from "./archive-content.ts";
+import { classify, type EntryKind, MANIFEST_PATH, unsafePathReason } from "./backup-layout.ts";
+import type { BackupLimits, BackupManifest } from "./backup-manifest.ts";
+
+export interface ArchiveEntry {
+  path: string;
+  size: number;
+  kind: EntryKind;
+  bridgeId?: string;
+}
+
+export interface VerifiedArchive {
+  manifest: BackupManifest;
+  entries: ArchiveEntry[];
+  /** The bridges of the backup's `bridges.json` (none when it has no such file). */
+  bridges: StoredBridge[];
+}
+
+/** Receives each verified entry (after its size and sha256 were checked), one at a time. */
+export type EntrySink = (entry: ArchiveEntry, data: Buffer) => Promise<void>;
+
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFLNK = 0o120000;
+const DOS_DIRECTORY = 0x10;
+
+/**
+ * Reads and verifies a backup ZIP with yauzl; any problem is a 400 naming it. The central directory is
+ * checked completely before a single byte is inflated: safe names, regular files only (no links, no folders),
+ * no encryption, no duplicates, only paths of the backup layout, declared sizes within the limits. Then the
+ * manifest (format, version), then every entry, counting bytes while inflating (an entry that inflates beyond
+ * its declared size is cut off at once: zip bombs never reach memory) and comparing its sha256 with the manifest.
+ */
+export async function readBackupArchive(zip: Buffer, limits: BackupLimits, sink?: EntrySink): Promise<VerifiedArchive> {
+  if (zip.length > limits.maxArchiveBytes) throw invalid(`the archive is larger than ${mb(limits.maxArchiveBytes)}`);
+  let zipfile: yauzl.ZipFile;
+  try {
+    zipfile = await yauzl.fromBufferPromise(zip, { lazyEntries: true, autoClose: false, strictFileNames: true });
+  } catch (error) {
+    throw invalid(`not a readable ZIP archive (${(error as Error).message})`);
+  }
+  try {
+    if (zipfile.entryCount > limits.maxEntries) throw invalid(`more than ${limits.maxEntries} entries`);
+    const listed = await listEntries(zipfile, limits);
+    const manifestEntry = listed.find(({ entry }) => entry.fileName === MANIFEST_PATH);
+    if (!manifestEntry) throw invalid("no manifest.json: not a Matter Hub backup");
+    const manifest = checkManifest(await inflate(zipfile, manifestEntry.entry, limits));
+    const entries = listed.filter((item) => item !== manifestEntry).map((item) => item.archiveEntry);
+    const expected = new Map(manifest.files.map((file) => [file.path, file]));
+    if (expected.size !== manifest.files.length) throw invalid("the manifest lists a file twice");
+    for (const entry of entries) {
+      const file = expected.get(entry.path);
+      if (!file) throw invalid(`${entry.path} is not in the manifest`);
+      if (file.size !== entry.size) throw invalid(`${entry.path}: size differs from the manifest`);
+      if (entry.kind === "identity" && !manifest.includesIdentity) {
+        throw invalid(`${entry.path}: Matter identity file in a backup that declares none`);
+      }
+    }
+    if (entries.length !== expected.size) throw invalid("files listed in the manifest are missing from the archive");
+
+    let bridges: StoredBridge[] = [];
+    for (const { entry, archiveEntry } of listed) {
+      if (archiveEntry.path === MANIFEST_PATH) continue;
+      const data = await inflate(zipfile, entry, limits);
+      if (createHash("sha256").update(data).digest("hex") !== expected.get(archiveEntry.path)?.sha256) {
+        throw invalid(`${archiveEntry.path}: sha256 does not match the manifest (corrupt or altered)`);
+      }
+      const parsed = checkContent(archiveEntry.path, data);
+      if (parsed) bridges = parsed;
+      await sink?.(archiveEntry, data);
+    }
+    const ids = new Set(bridges.map((bridge) => bridge.id));
+    const orphan = entries.find((entry) => entry.bridgeId !== undefined && !ids.has(entry.bridgeId));
+    if (orphan) throw invalid(`${orphan.path} belongs to no bridge of the backup's bridges.json`);
+    return { manifest, entries, bridges };
+  } finally {
+    zipfile.close();
+  }
+}
+
+/** The central directory, every entry checked; nothing is inflated yet. */
+async function listEntries(zipfile: yauzl.ZipFile, limits: BackupLimits) {
+  const listed: { entry: yauzl.Entry; archiveEntry: ArchiveEntry }[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  try {
+    for await (const entry of zipfile.eachEntry()) {
+      const name = entry.fileName;
+      const mode = (entry.externalFileAttributes >>> 16) & 0xffff;
+      if ((mode & S_IFMT) === S_IFLNK) throw invalid(`${name} is a symbolic link`);
+      if (name.endsWith("/") || entry.externalFileAttributes & DOS_DIRECTORY) throw invalid(`${name} is a directory entry`);
+      if ((mode & S_IFMT) !== 0 && (mode & S_IFMT) !== S_IFREG) throw invalid(`${name} is not a regular file`);
+      const unsafe = unsafePathReason(name);
+      if (unsafe) throw invalid(`${unsafe}: ${name}`);
+      if (entry.isEncrypted()) throw invalid(`${name} is encrypted`);
+      if (seen.has(name)) throw invalid(`${name} appears twice`);
+      seen.add(name);
+      const place = name === MANIFEST_PATH ? { kind: "config" as const } : classify(name);
+      if (!place) throw invalid(`${name} is not part of a Matter Hub backup`);
+      if (entry.uncompressedSize > limits.maxEntryBytes) throw invalid(`${name} is larger than ${mb(limits.maxEntryBytes)}`);
+      total += entry.uncompressedSize;
+      if (total > limits.maxTotalBytes) throw invalid(`the contents are larger than ${mb(limits.maxTotalBytes)} uncompressed`);
+      listed.push({ entry, archiveEntry: { path: name, size: entry.uncompressedSize, ...place } });
+    }
+  } catch (error) {
+    throw asInvalid(error);
+  }
+  return listed;
+}
+
+/** Inflates one entry into memory, refusing to hold more than its declared size (or the entry limit). */
+async function inflate(zipfile: yauzl.ZipFile, entry: yauzl.Entry, limits: BackupLimits): Promise<Buffer> {
+  const allowed = Math.min(entry.uncompressedSize, limits.maxEntryBytes);
+  const chunks: Buffer[] = [];
+  let count = 0;
+  try {
+    const stream = await zipfile.openReadStreamPromise(entry);
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      count += chunk.length;
+      if (count > allowed) {
+        stream.destroy();
+        throw invalid(`${entry.fileName} inflates beyond its declared size (zip bomb?)`);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw asInvalid(error, entry.fileName);
+  }
+  if (count !== entry.uncompressedSize) throw invalid(`${entry.fileName} is shorter than its declared size`);
+  return Buffer.concat(chunks, count);
+}
+
+export function invalid(reason: string): HttpError {
+  return badRequest(`Invalid backup: ${reason}`);
+}
+
+/** yauzl's and zlib's own errors (bad names, "too many bytes", "invalid distance") become 400s too. */
+function asInvalid(error: unknown, fileName?: string): HttpError {
+  if (error instanceof HttpError) return error;
+  const message = (error as Error).message ?? String(error);
+  return invalid(fileName ? `${fileName} is corrupt (${message})` : message);
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;

@@ -1,0 +1,119 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { badRequest } from "../../../lib/http-error.ts";
+import type { Logger } from "../../../lib/logger.ts";
+import { SerialWriter, writeFileAtomic } from "../storage/atomic-file.ts";
+import { readBackupArchive } from "./archive-reader.ts";
+import { manifestFor, takeSnapshot, zipSnapshot } from "./backup-archive.ts";
+import { type BackupLimits, type BackupManifest, backupFileName, DEFAULT_LIMITS } from "./backup-manifest.ts";
+import { listDataFiles } from "./data-files.ts";
+import { describeRestore, type RestorePreview } from "./restore-preview.ts";
+import { swapIntoPlace, swapUnits } from "./restore-swap.ts";
+
+export interface BackupServiceOptions {
+  dataDir: string;
+  appVersion: string;
+  log: Logger;
+  /** Stops everything that writes to the data dir (the bridges) before a restore swaps files in. */
+  quiesce: () => Promise<void>;
+  limits?: Partial<BackupLimits>;
+}
+
+export interface RestoreOptions {
+  /** Restore the Matter identity files; default: when the backup has them. */
+  includeIdentity?: boolean | undefined;
+}
+
+export interface RestoreResult extends RestorePreview {
+  restored: true;
+  restartRequired: true;
+  /** Where the replaced files were moved, relative to the data dir. */
+  replacedCopy: string;
+}
+
+/**
+ * Backups of the data dir as ZIP files, and restores. A restore verifies the whole archive while staging it
+ * (inside the data dir, so the final moves are renames), then stops the bridges, moves the current files to
+ * `backups/restore-<time>/` and the staged ones into place. The hub must then restart (see `restartPending`).
+ */
+export class BackupService {
+  readonly #options: BackupServiceOptions;
+  readonly #limits: BackupLimits;
+  readonly #restores = new SerialWriter();
+  #restartPending = false;
+
+  constructor(options: BackupServiceOptions) {
+    this.#options = options;
+    this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
+  }
+
+  get limits(): BackupLimits {
+    return this.#limits;
+  }
+
+  /** True once a restore has replaced files: the running hub no longer matches its data dir. */
+  get restartPending(): boolean {
+    return this.#restartPending;
+  }
+
+  /** A consistent snapshot of the data dir as a streamed ZIP. */
+  async download(includeIdentity: boolean): Promise<{ fileName: string; manifest: BackupManifest; stream: Readable }> {
+    const createdAt = new Date();
+    const files = await takeSnapshot(this.#options.dataDir, includeIdentity, this.#limits, this.#options.log);
+    const manifest = manifestFor(files, this.#options.appVersion, includeIdentity, createdAt);
+    this.#options.log.info({ files: files.length, includeIdentity }, "backup created");
+    return { fileName: backupFileName(createdAt), manifest, stream: zipSnapshot(files, manifest) };
+  }
+
+  /** Verifies the archive and tells what a restore with `options` would change; changes nothing. */
+  async preview(zip: Buffer, options: RestoreOptions): Promise<RestorePreview> {
+    const archive = await readBackupArchive(zip, this.#limits);
+    return describeRestore(this.#options.dataDir, archive, identityOption(options, archive.manifest));
+  }
+
+  /** Verifies, stages and swaps in a backup; nothing changes unless the whole archive is valid. */
+  restore(zip: Buffer, options: RestoreOptions): Promise<RestoreResult> {
+    return this.#restores.run(async () => {
+      const { dataDir, log } = this.#options;
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      const stagingDir = join(dataDir, `.restore-staging-${stamp}`);
+      try {
+        const archive = await readBackupArchive(zip, this.#limits, (entry, data) =>
+          writeFileAtomic(join(stagingDir, entry.path), data),
+        );
+        const includeIdentity = identityOption(options, archive.manifest);
+        const preview = await describeRestore(dataDir, archive, includeIdentity);
+        await this.#options.quiesce();
+        // From here on the running hub no longer matches its files (even if the swap is undone, bridges stopped).
+        this.#restartPending = true;
+        const archiveIds = archive.bridges.map((bridge) => bridge.id);
+        const currentConfig = await listDataFiles(dataDir, { includeIdentity: false, extraBridgeIds: archiveIds });
+        const units = await swapUnits({
+          dataDir,
+          stagingDir,
+          currentConfig,
+          stagedConfig: archive.entries.filter((entry) => entry.kind === "config").map((entry) => entry.path),
+          identityIds: includeIdentity ? [...new Set([...preview.bridges, ...preview.removedBridges].map((b) => b.id))] : [],
+        });
+        const replacedCopy = `backups/restore-${stamp}`;
+        await swapIntoPlace(dataDir, stagingDir, join(dataDir, replacedCopy), units, log);
+        await writeFileAtomic(
+          join(dataDir, replacedCopy, "restore.json"),
+          `${JSON.stringify({ restoredAt: new Date().toISOString(), backup: { ...archive.manifest, files: undefined }, replaced: units.out }, null, 2)}\n`,
+        );
+        log.warn({ replacedCopy, files: units.in.length, includeIdentity }, "backup restored; the hub must restart");
+        return { ...preview, restored: true, restartRequired: true, replacedCopy };
+      } finally {
+        await rm(stagingDir, { recursive: true, force: true });
+      }
+    });
+  }
+}
+
+function identityOption(options: RestoreOptions, manifest: BackupManifest): boolean {
+  if (options.includeIdentity && !manifest.includesIdentity) {
+    throw badRequest("This backup holds no Matter identity (it was made without includeIdentity)");
+  }
+  return options.includeIdentity ?? manifest.includesIdentity;
+}

@@ -1,0 +1,94 @@
+import type { BridgeService } from "../bridges/bridge-service.ts";
+import type { HealthStatus } from "../health/health.routes.ts";
+import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
+import type { RecoveryAttempt } from "../recovery/recovery-attempts.ts";
+import type { RecoverySettings } from "../recovery/recovery-settings.ts";
+import { controllerVendor } from "./controller-vendors.ts";
+
+/** What `/detailed` shows of automatic recovery; absent until the recovery service is wired in. */
+export interface RecoveryStatusSource {
+  readonly settings: RecoverySettings;
+  /** ISO time of the next scheduled sweep, or null when recovery is off. */
+  readonly nextAttemptAt: string | null;
+  attempts(bridgeId: string): RecoveryAttempt[];
+}
+
+export interface DetailedHealthSources {
+  bridges: BridgeService;
+  homeAssistant: HomeAssistantService;
+  recovery?: RecoveryStatusSource | undefined;
+}
+
+export interface BridgeCounts {
+  total: number;
+  running: number;
+  stopped: number;
+  failed: number;
+}
+
+/** The health record's bridge counts; `starting` counts as stopped (not yet serving). */
+export function countBridges(list: readonly { status: string }[]): BridgeCounts {
+  const counts = { total: 0, running: 0, stopped: 0, failed: 0 };
+  for (const { status } of list) {
+    counts.total++;
+    if (status === "running") counts.running++;
+    else if (status === "failed") counts.failed++;
+    else counts.stopped++;
+  }
+  return counts;
+}
+
+const iso = (epochMs: number | undefined) => (epochMs === undefined ? null : new Date(epochMs).toISOString());
+
+/**
+ * `GET /api/health/detailed` without the envelope: the Home Assistant link, recovery settings and, per bridge, its
+ * status, fabrics with the controller vendor, entities that failed (with the reason), how many were skipped, and
+ * its recovery state with the recent attempts.
+ */
+export function detailedHealth(sources: DetailedHealthSources, status: HealthStatus) {
+  const { bridges, homeAssistant, recovery } = sources;
+  const ha = homeAssistant.client.status;
+  const list = bridges.list();
+  return {
+    status,
+    homeAssistant: {
+      connected: ha.connected,
+      state: ha.state,
+      version: ha.haVersion ?? null,
+      error: ha.fatal ?? null,
+      lastConnectedAt: iso(ha.lastConnectedAt),
+      lastDisconnectedAt: iso(ha.lastDisconnectedAt),
+      reconnects: ha.reconnects,
+      entities: homeAssistant.model.states.size,
+    },
+    recovery: recovery ? { ...recovery.settings, nextAttemptAt: recovery.nextAttemptAt } : null,
+    counts: countBridges(list),
+    bridges: list.map((bridge) => {
+      const rows = bridges.devices(bridge.id);
+      const attempts = recovery?.attempts(bridge.id) ?? [];
+      return {
+        id: bridge.id,
+        name: bridge.name,
+        status: bridge.status,
+        statusReason: bridge.statusReason,
+        port: bridge.port,
+        deviceCount: bridge.deviceCount,
+        commissioned: bridge.commissioning.commissioned,
+        fabrics: bridge.commissioning.fabrics.map((fabric) => ({
+          fabricIndex: fabric.fabricIndex,
+          vendorId: fabric.vendorId,
+          vendor: controllerVendor(fabric.vendorId),
+          label: fabric.label,
+        })),
+        failedEntities: rows.flatMap((row) => (row.failed ? [{ entityId: row.entityId, reason: row.failed }] : [])),
+        skippedEntities: rows.filter((row) => row.skipped).length,
+        recovery: {
+          // Whether this bridge would be restarted if it failed: recovery is on and the user did not stop it.
+          enabled: Boolean(recovery?.settings.autoRecoveryEnabled && bridge.autoStart),
+          lastAttempt: attempts.at(-1) ?? null,
+          attempts,
+        },
+      };
+    }),
+  };
+}

@@ -1,0 +1,57 @@
+import type { DiagnosticEvent } from "../diagnostics/diagnostic-bus.ts";
+
+/** What a client may send (hub spec, Events): anything else is answered with an `error` message. */
+export const CLIENT_MESSAGE_TYPES = ["ping", "pong", "subscribe_diagnostics", "unsubscribe_diagnostics"] as const;
+export type ClientMessageType = (typeof CLIENT_MESSAGE_TYPES)[number];
+
+/** A text frame longer than this closes the connection with 1009 (no client message needs more than a few bytes). */
+export const MAX_CLIENT_MESSAGE_CHARS = 4096;
+
+/** Everything the server sends; each message is one JSON text frame with a `type`. */
+export type ServerMessage =
+  | { type: "bridges_update"; data: unknown[] }
+  | { type: "bridge_update"; bridgeId: string; data: unknown }
+  | { type: "diagnostic_snapshot"; data: { events: DiagnosticEvent[]; summary: unknown } }
+  | { type: "diagnostic_event"; data: DiagnosticEvent }
+  | { type: "ping" }
+  | { type: "pong" }
+  | { type: "error"; message: string };
+
+/**
+ * Reads one client frame: the message type, or the sentence the `error` reply carries. Extra fields are ignored, so
+ * clients may add their own (e.g. a request id) without breaking.
+ */
+export function parseClientMessage(data: unknown): { type: ClientMessageType } | { error: string } {
+  if (typeof data !== "string") return { error: "Binary messages are not supported: send JSON text" };
+  let message: unknown;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return { error: "Malformed message: not JSON" };
+  }
+  if (typeof message !== "object" || message === null || Array.isArray(message)) {
+    return { error: "Malformed message: expected a JSON object with a string `type`" };
+  }
+  const type = (message as { type?: unknown }).type;
+  if (typeof type !== "string") return { error: "Malformed message: expected a JSON object with a string `type`" };
+  if (!(CLIENT_MESSAGE_TYPES as readonly string[]).includes(type)) {
+    return { error: `Unknown message type "${type.slice(0, 64)}"; expected one of ${CLIENT_MESSAGE_TYPES.join(", ")}` };
+  }
+  return { type: type as ClientMessageType };
+}
+
+/** The little the channel needs of a WebSocket (the `ws` socket behind Hono's upgrade; a fake in unit tests). */
+export interface LiveSocket {
+  readonly isOpen: boolean;
+  /** Bytes queued but not yet sent: a client that does not read makes it grow. */
+  readonly bufferedAmount: number;
+  send(text: string): void;
+  close(code: number, reason: string): void;
+  terminate(): void;
+}
+
+/** What the route hands the channel's frames and the close to. */
+export interface LiveConnection {
+  receive(data: unknown): void;
+  closed(): void;
+}

@@ -1,0 +1,222 @@
+import assert from "node:assert/strict";
+import { once } from "node:events";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { WebSocket } from "ws";
+import type { RunningHttpServer } from "../../lib/http-server.ts";
+import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
+import { basicAuthorization } from "../src/auth/basic-header.ts";
+import { loadHubConfig } from "../src/config.ts";
+import { createDemoHome } from "../src/ha-simulator/demo-home.ts";
+import { type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
+import { createHub, type Hub } from "../src/hub.ts";
+import { LogRing } from "../src/logs/log-ring.ts";
+import { freeUdpPort, silentLogger, tempDir } from "./support/matter-fixtures.ts";
+
+type Message = { type: string; data?: unknown; bridgeId?: string; message?: string };
+type Bridge = { id: string; name: string; status: string };
+
+const PING_MS = 400;
+
+/** A `ws` client that answers server pings (unless told not to) and queues every other message. */
+class LiveClient {
+  readonly queue: Message[] = [];
+  pings = 0;
+  #wake: (() => void) | undefined;
+
+  private constructor(
+    readonly socket: WebSocket,
+    answerPings: boolean,
+  ) {
+    socket.on("message", (raw) => {
+      const message = JSON.parse(String(raw)) as Message;
+      if (message.type === "ping") {
+        this.pings++;
+        if (answerPings) socket.send(JSON.stringify({ type: "pong" }));
+        return;
+      }
+      this.queue.push(message);
+      this.#wake?.();
+    });
+  }
+
+  static async open(url: string, options: { headers?: Record<string, string>; answerPings?: boolean } = {}) {
+    const socket = new WebSocket(url, { headers: options.headers });
+    const client = new LiveClient(socket, options.answerPings ?? true);
+    await once(socket, "open");
+    return client;
+  }
+
+  send(message: unknown) {
+    this.socket.send(typeof message === "string" ? message : JSON.stringify(message));
+  }
+
+  /** The next queued message that matches, dropping the ones before it; rejects after `timeoutMs`. */
+  async next(match: (m: Message) => boolean = () => true, timeoutMs = 15_000): Promise<Message> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const message = this.queue.shift();
+      if (message && match(message)) return message;
+      if (message) continue;
+      if (Date.now() > deadline) throw new Error("no matching live message in time");
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+
+  close() {
+    this.socket.close();
+  }
+}
+
+const bridgeUpdate = (id: string, status: string) => (m: Message) =>
+  m.type === "bridge_update" && m.bridgeId === id && (m.data as Bridge).status === status;
+
+describe("WebSocket /api/ws on the real hub", { timeout: 60_000 }, () => {
+  let sim: HaSimulator;
+  let hub: Hub;
+  let http: RunningHttpServer;
+  let dataDir: Awaited<ReturnType<typeof tempDir>>;
+  let base: string;
+  let client: LiveClient;
+  let bridgeId: string;
+
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`http://${base}${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+
+  before(async () => {
+    assertNetworkIsolated();
+    sim = await startHaSimulator({ token: "t", home: createDemoHome(), motionMs: 0 });
+    dataDir = await tempDir("hub-live-");
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const config = loadHubConfig(
+      { HUB_DATA_DIR: dataDir.path, HA_URL: sim.url, HA_TOKEN: "t", HUB_HOST: "127.0.0.1", HUB_PORT: "0" },
+      root,
+    );
+    // Not an object literal: `livePingIntervalMs` is a HubOptions field added by the live channel's wiring.
+    const options = { config, log: silentLogger(), logRing: new LogRing(), version: "9.9.9", livePingIntervalMs: PING_MS };
+    hub = await createHub({ ...options, haRunningPollMs: 100 });
+    http = await hub.listen();
+    hub.start();
+    await hub.ctx.homeAssistant.whenLoaded();
+    base = `127.0.0.1:${http.port}`;
+  });
+
+  after(async () => {
+    client?.close();
+    await hub?.stop();
+    await sim?.close();
+    await dataDir?.remove();
+  });
+
+  it("sends bridges_update on connect and when a bridge is created, bridge_update on start and stop", async () => {
+    client = await LiveClient.open(`ws://${base}/api/ws`);
+    assert.deepEqual(await client.next(), { type: "bridges_update", data: [] });
+    const port = await freeUdpPort();
+    const filter = { include: [{ type: "entity_id", value: "switch.garden_pump" }] };
+    const created = await call("POST", "/api/matter/bridges", { name: "Live", port, filter });
+    assert.equal(created.status, 201);
+    bridgeId = created.body.id;
+    const listed = await client.next();
+    assert.equal(listed.type, "bridges_update", "the list change comes first");
+    assert.deepEqual(
+      (listed.data as Bridge[]).map((b) => b.id),
+      [bridgeId],
+    );
+    const running = await client.next(bridgeUpdate(bridgeId, "running"));
+    assert.equal((running.data as Bridge).name, "Live");
+    assert.equal((await call("POST", `/api/matter/bridges/${bridgeId}/actions/stop`)).status, 200);
+    await client.next(bridgeUpdate(bridgeId, "stopped"), 5000);
+    assert.equal((await call("POST", `/api/matter/bridges/${bridgeId}/actions/start`)).status, 200);
+    await client.next(bridgeUpdate(bridgeId, "running"), 10_000);
+  });
+
+  it("subscribes to diagnostics: a snapshot, then live events, none after unsubscribing", async () => {
+    client.send({ type: "subscribe_diagnostics" });
+    const first = await client.next((m) => m.type.startsWith("diagnostic_"));
+    assert.equal(first.type, "diagnostic_snapshot");
+    const snapshot = first.data as { events: { type: string; bridgeId?: string }[]; summary: Record<string, unknown> };
+    assert.ok(snapshot.events.some((e) => e.type === "bridge_running" && e.bridgeId === bridgeId));
+    assert.equal(snapshot.summary.status, "healthy");
+    assert.deepEqual(snapshot.summary.bridges, { total: 1, running: 1, stopped: 0, failed: 0 });
+
+    await call("POST", `/api/matter/bridges/${bridgeId}/actions/stop`);
+    const event = await client.next((m) => m.type === "diagnostic_event");
+    const data = event.data as { id: number; time: string; type: string; bridgeId: string; message: string };
+    assert.equal(data.type, "bridge_stopped");
+    assert.equal(data.bridgeId, bridgeId);
+    assert.match(data.message, /Live/);
+    assert.ok(Number.isInteger(data.id) && !Number.isNaN(Date.parse(data.time)));
+
+    client.send({ type: "unsubscribe_diagnostics" });
+    await sleep(50);
+    client.queue.length = 0;
+    await call("POST", `/api/matter/bridges/${bridgeId}/actions/start`);
+    await client.next(bridgeUpdate(bridgeId, "running"), 10_000);
+    await sleep(200);
+    assert.equal(client.queue.filter((m) => m.type.startsWith("diagnostic_")).length, 0, "no diagnostics after unsubscribing");
+  });
+
+  it("answers ping with pong, reports malformed and unknown messages without closing, and pings every interval", async () => {
+    client.queue.length = 0;
+    client.send({ type: "ping" });
+    assert.deepEqual(await client.next((m) => m.type !== "bridge_update"), { type: "pong" });
+    client.send("{not json");
+    const malformed = await client.next((m) => m.type !== "bridge_update");
+    assert.equal(malformed.type, "error");
+    assert.match(String(malformed.message), /not JSON/);
+    client.send({ type: "self_destruct" });
+    const unknown = await client.next((m) => m.type !== "bridge_update");
+    assert.equal(unknown.type, "error");
+    assert.match(String(unknown.message), /Unknown message type/);
+    const pingsBefore = client.pings;
+    await sleep(PING_MS * 3);
+    assert.ok(client.pings >= pingsBefore + 2, "server pings keep coming");
+    assert.equal(client.socket.readyState, WebSocket.OPEN, "a client that answers stays connected");
+  });
+
+  it("drops a client that leaves two pings unanswered, at the next ping time", async () => {
+    const dead = await LiveClient.open(`ws://${base}/api/ws`, { answerPings: false });
+    const started = Date.now();
+    await once(dead.socket, "close");
+    const elapsed = Date.now() - started;
+    assert.equal(dead.pings, 2, "two pings, then dropped");
+    assert.ok(elapsed > PING_MS * 2 - 100 && elapsed < PING_MS * 4, `dropped after ${elapsed} ms`);
+    assert.equal(client.socket.readyState, WebSocket.OPEN);
+  });
+
+  it("refuses a plain GET, works with the ingress header, and requires Basic credentials once they are set", async () => {
+    const plain = await call("GET", "/api/ws");
+    assert.equal(plain.status, 426);
+    assert.match(plain.body.error, /WebSocket/);
+    const viaIngress = await LiveClient.open(`ws://${base}/api/ws`, { headers: { "X-Ingress-Path": "/api/hassio_ingress/abc" } });
+    assert.equal((await viaIngress.next()).type, "bridges_update");
+    viaIngress.close();
+
+    assert.equal((await call("PUT", "/api/settings/auth", { username: "admin", password: "correct horse" })).status, 200);
+    const good = { Authorization: basicAuthorization("admin", "correct horse") };
+    try {
+      const refused = new WebSocket(`ws://${base}/api/ws`);
+      refused.on("error", () => undefined); // aborting the refused handshake reports one
+      const [, response] = await once(refused, "unexpected-response");
+      assert.equal(response.statusCode, 401);
+      response.resume();
+      refused.terminate();
+      const allowed = await LiveClient.open(`ws://${base}/api/ws`, { headers: good });
+      assert.equal((await allowed.next()).type, "bridges_update");
+      allowed.close();
+    } finally {
+      assert.equal((await call("DELETE", "/api/settings/auth", undefined, good)).status, 200);
+    }
+  });
+});
