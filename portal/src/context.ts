@@ -6,6 +6,11 @@ import { AuditRepository } from "./audit/audit.repository.ts";
 import { AuditService } from "./audit/audit.service.ts";
 import { AuthRepository } from "./auth/auth.repository.ts";
 import { AuthService } from "./auth/auth.service.ts";
+import { BotsRepository } from "./bots/bots.repository.ts";
+import { BotsService } from "./bots/bots.service.ts";
+import { AssetStore } from "./branding/asset-store.ts";
+import { BrandingRepository } from "./branding/branding.repository.ts";
+import { BrandingService } from "./branding/branding.service.ts";
 import type { PortalConfig } from "./config.ts";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./crypto/password-hash.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
@@ -13,6 +18,10 @@ import type { Database } from "./db/schema.ts";
 import { DiagnosticsService } from "./diagnostics/diagnostics.service.ts";
 import { HomeserverConnector } from "./homeserver/connector.ts";
 import { createOriginResolver, type RequestOrigin } from "./http/client-ip.ts";
+import { type CapabilityProbe, systemCapabilityProbe } from "./integrations/deployment-environment.ts";
+import { IntegrationFiles } from "./integrations/integration-files.ts";
+import { IntegrationsRepository } from "./integrations/integrations.repository.ts";
+import { IntegrationsService } from "./integrations/integrations.service.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
 import { RegistrationsRepository } from "./registration/registration.repository.ts";
 import { RegistrationService } from "./registration/registration.service.ts";
@@ -33,6 +42,9 @@ export interface PortalServices {
   readonly diagnostics: DiagnosticsService;
   readonly audit: AuditService;
   readonly stats: StatsService;
+  readonly branding: BrandingService;
+  readonly bots: BotsService;
+  readonly integrations: IntegrationsService;
 }
 
 /**
@@ -63,6 +75,8 @@ export interface ContextDependencies {
   now?: () => number;
   /** scrypt cost for new password hashes (tests lower it for speed). */
   passwordHashing?: ScryptParams;
+  /** What the environment offers for managed integrations (Docker socket, CLI, Compose); tests inject their own. */
+  deploymentCapabilities?: CapabilityProbe;
 }
 
 /** Wires repositories, clients and services together. */
@@ -76,9 +90,38 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
   const tokensRepository = new TokensRepository(deps.db);
   const registrationsRepository = new RegistrationsRepository(deps.db);
   const diagnostics = new DiagnosticsService(connector, now);
-  const servers = new ServersService(serversRepository, connector, diagnostics, audit, now);
+  const branding = new BrandingService(
+    new BrandingRepository(deps.db),
+    serversRepository,
+    new AssetStore(deps.config.dataDir, deps.log.child({ component: "branding" })),
+    audit,
+    now,
+  );
+  const servers = new ServersService(serversRepository, connector, diagnostics, audit, now, (id) => branding.exists(id));
+  const bots = new BotsService(
+    new BotsRepository(deps.db),
+    servers,
+    secrets,
+    connector,
+    audit,
+    now,
+    deps.log.child({ component: "bots" }),
+  );
+  const integrations = new IntegrationsService(
+    new IntegrationsRepository(deps.db),
+    servers,
+    secrets,
+    connector,
+    new IntegrationFiles(deps.config.dataDir),
+    deps.deploymentCapabilities ?? systemCapabilityProbe(),
+    bots,
+    audit,
+    now,
+    deps.log.child({ component: "integrations" }),
+  );
   const resolver = new ServerResolver(serversRepository);
   const tokens = new TokensService(servers, connector, tokensRepository, audit, now);
+  servers.onDeleted(() => integrations.removeFilesOfDeletedIntegrations());
   const authLog = deps.log.child({ component: "auth" });
   const registrationLog = deps.log.child({ component: "registration" });
   return {
@@ -105,6 +148,9 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
       diagnostics,
       audit,
       stats: new StatsService(tokens, registrationsRepository, now),
+      branding,
+      bots,
+      integrations,
     },
   };
 }

@@ -13,6 +13,14 @@ export const PORTAL_REDACTED_KEYS = [
   "sessionId",
   "sid",
   "secretKey",
+  "accessTokenEnc",
+  "access_token_enc",
+  "value_enc",
+  "valueEnc",
+  "as_token",
+  "hs_token",
+  "asToken",
+  "hsToken",
 ];
 
 /** The portal's root logger: a child of the process logger with the portal's redaction list added. */

@@ -10,6 +10,7 @@ import { MIGRATIONS } from "./db/migrations/index.ts";
 import { type RunningDemo, startDemo } from "./demo/demo.ts";
 import { createHomeserverAgent } from "./homeserver/homeserver-client.ts";
 import { createPortalApp } from "./http/app.ts";
+import type { CapabilityProbe } from "./integrations/deployment-environment.ts";
 import { portalLogger } from "./logging.ts";
 import { loadOrCreateSecretKey } from "./secret-key.ts";
 
@@ -21,6 +22,8 @@ export interface StartPortalOptions {
   now?: () => number;
   /** scrypt cost for new hashes (tests lower it; production uses the default). */
   passwordHashing?: ScryptParams;
+  /** Docker capabilities for integrations' deployment mode (tests inject them; the real probe otherwise). */
+  deploymentCapabilities?: CapabilityProbe;
 }
 
 export interface RunningPortal {

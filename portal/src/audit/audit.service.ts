@@ -6,8 +6,30 @@ export interface AuditActor {
   readonly ip: string;
 }
 
-/** The audit actions of this issue; branding, bot and integration actions join them later. */
+/** Every audit action the portal writes (portal spec, Events; `integration.secret.deleted` is the portal's own). */
 export type AuditAction =
+  | "branding.created"
+  | "branding.updated"
+  | "branding.published"
+  | "branding.reset"
+  | "branding.deleted"
+  | "branding.asset.uploaded"
+  | "branding.asset.deleted"
+  | "bot.created"
+  | "bot.updated"
+  | "bot.activated"
+  | "bot.deactivated"
+  | "bot.deleted"
+  | "bot.room.assigned"
+  | "bot.room.unassigned"
+  | "bot.feature.updated"
+  | "integration.installed"
+  | "integration.updated"
+  | "integration.enabled"
+  | "integration.disabled"
+  | "integration.uninstalled"
+  | "integration.secret.rotated"
+  | "integration.secret.deleted"
   | "server.created"
   | "server.updated"
   | "server.enabled"

@@ -20,7 +20,18 @@ describe("migrations", () => {
         MIGRATIONS.map((m) => m.name),
       );
       assert.deepEqual(await migrate(db, MIGRATIONS), [], "nothing left to apply");
-      for (const table of ["audit_log", "registrations", "servers", "sessions", "token_metadata", "users"]) {
+      for (const table of [
+        "audit_log",
+        "bots",
+        "branding_assets",
+        "branding_profiles",
+        "integrations",
+        "registrations",
+        "servers",
+        "sessions",
+        "token_metadata",
+        "users",
+      ]) {
         assert.ok((await tables(db)).includes(table), table);
       }
       const fk = await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(db);

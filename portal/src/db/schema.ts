@@ -11,6 +11,14 @@ export interface Database {
   token_metadata: TokenMetadataTable;
   audit_log: AuditLogTable;
   registrations: RegistrationsTable;
+  branding_profiles: BrandingProfilesTable;
+  branding_assets: BrandingAssetsTable;
+  bots: BotsTable;
+  bot_rooms: BotRoomsTable;
+  bot_features: BotFeaturesTable;
+  integrations: IntegrationsTable;
+  integration_secrets: IntegrationSecretsTable;
+  integration_snapshots: IntegrationSnapshotsTable;
 }
 
 export interface UsersTable {
@@ -86,5 +94,127 @@ export interface RegistrationsTable {
   id: Generated<number>;
   server_id: string;
   user_id: string;
+  created_at: string;
+}
+
+export interface BrandingProfilesTable {
+  id: string;
+  name: string;
+  is_active: number;
+  /** 1 while the profile has changes not yet published (or was never published). */
+  is_draft: number;
+  /** 0 until the first publish; each publish adds 1. */
+  version: number;
+  /** JSON object of the fields an admin set; unset fields take the defaults. */
+  settings: string;
+  /** JSON copy of `settings` made by the last publish (what the public page shows), null before the first. */
+  published_settings: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BrandingAssetsTable {
+  id: string;
+  profile_id: string;
+  purpose: string;
+  /** The uploader's file name, cleaned (shown to admins only). */
+  filename: string;
+  /** Decided from the bytes, never from the name or the declared type. */
+  mime_type: string;
+  size: number;
+  /** Hex SHA-256 of the bytes: the ETag. */
+  sha256: string;
+  /** Generated file name inside the assets directory; never returned by the API. */
+  storage_name: string;
+  created_at: string;
+}
+
+export interface BotsTable {
+  id: string;
+  server_id: string;
+  template_id: string;
+  display_name: string;
+  localpart: string;
+  avatar_url: string | null;
+  /** JSON object. */
+  config: string;
+  status: string;
+  enabled: number;
+  /** The bot's access token sealed by the secret box (context `bot:<id>:access-token`), or null. */
+  access_token_enc: string | null;
+  token_set_at: string | null;
+  token_verified_at: string | null;
+  profile_synced_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BotRoomsTable {
+  id: string;
+  bot_id: string;
+  room_id: string;
+  room_alias: string | null;
+  config: string;
+  created_at: string;
+}
+
+export interface BotFeaturesTable {
+  id: string;
+  bot_id: string;
+  feature_key: string;
+  enabled: number;
+  scope: string;
+  /** The room id for room scope; '' for global scope. */
+  scope_id: string;
+  config: string;
+  updated_at: string;
+}
+
+export interface IntegrationsTable {
+  id: string;
+  server_id: string;
+  catalog_id: string;
+  name: string;
+  type: string;
+  deployment_mode: string;
+  status: string;
+  enabled: number;
+  config_version: number;
+  /** JSON object: the current configuration (the latest snapshot). */
+  config: string;
+  appservice_id: string | null;
+  sender_localpart: string | null;
+  /** Hex SHA-256 of the appservice `as_token` (uniqueness per server without storing the token in clear). */
+  as_token_hash: string | null;
+  /** JSON manifest of the generated files: name, purpose, sha256, containsSecrets, mode. */
+  files: string;
+  /** JSON of the last health check. */
+  last_health: string | null;
+  last_health_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IntegrationSecretsTable {
+  id: string;
+  integration_id: string;
+  key: string;
+  /** Sealed by the secret box (context `integration:<id>:secret:<key>`). */
+  value_enc: string;
+  /** 1 when the portal generated the value (appservice tokens, keys), 0 when an admin set it. */
+  generated: number;
+  created_at: string;
+  rotated_at: string | null;
+}
+
+export interface IntegrationSnapshotsTable {
+  id: Generated<number>;
+  integration_id: string;
+  version: number;
+  config: string;
+  /** `install`, `update` or `secret`. */
+  reason: string;
+  actor: string;
   created_at: string;
 }

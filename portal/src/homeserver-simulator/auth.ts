@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { isInterestedInUser } from "./appservices.ts";
 import { MatrixError, missingToken, unknownToken } from "./errors.ts";
 import type { AccessTokenRecord, HomeserverState, UserRecord } from "./state.ts";
 
@@ -25,9 +26,40 @@ export function accessTokenFrom(c: Context): string {
   return value;
 }
 
-/** `get_user_by_req`: the token's owner, or 401 `M_UNKNOWN_TOKEN` (with `soft_logout: false`). */
+/**
+ * `Auth._get_appservice_user` (synapse/api/auth/internal.py): an appservice's `as_token` acts as its sender, or, with
+ * `?user_id=`, as a user of its namespace that exists (403 otherwise). Undefined when the token is no `as_token`.
+ */
+function appserviceUser(
+  state: HomeserverState,
+  c: Context,
+  token: string,
+): { token: AccessTokenRecord; user: UserRecord } | undefined {
+  const service = state.appserviceByToken(token);
+  if (!service) return undefined;
+  const asUser = (userId: string): UserRecord =>
+    state.findUser(userId) ?? { userId, localpart: userId.slice(1, userId.indexOf(":")), admin: false, createdAt: 0 };
+  const masquerade = c.req.queries("user_id")?.[0];
+  if (masquerade === undefined || masquerade === service.sender) {
+    return { token: { userId: service.sender, appserviceId: service.id }, user: asUser(service.sender) };
+  }
+  if (!isInterestedInUser(service, masquerade)) {
+    throw new MatrixError(403, "Application service cannot masquerade as this user.", "M_FORBIDDEN");
+  }
+  const user = state.findUser(masquerade);
+  if (!user) throw new MatrixError(403, "Application service has not registered this user", "M_FORBIDDEN");
+  return { token: { userId: user.userId, appserviceId: service.id }, user };
+}
+
+/**
+ * `get_user_by_req`: an appservice token first (see above), then the access token's owner, or 401 `M_UNKNOWN_TOKEN`
+ * (with `soft_logout: false`).
+ */
 export function requireUser(state: HomeserverState, c: Context): { token: AccessTokenRecord; user: UserRecord } {
-  const token = state.accessTokens.get(accessTokenFrom(c));
+  const presented = accessTokenFrom(c);
+  const asRequester = appserviceUser(state, c, presented);
+  if (asRequester) return asRequester;
+  const token = state.accessTokens.get(presented);
   const user = token && state.findUser(token.userId);
   if (!token || !user) throw unknownToken();
   return { token, user };

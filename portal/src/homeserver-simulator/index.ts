@@ -18,6 +18,7 @@
  * await hs.close();
  */
 
+export { AppserviceConfigError } from "./appservices.ts";
 export type {
   HomeserverSimulatorOptions,
   PasswordPolicy,

@@ -65,6 +65,8 @@ export interface HomeserverSimulatorOptions {
   adminToken?: string;
   /** Appservice exclusive user namespaces (regexes matched from the start of the full user ID, as Python's `re.match`). */
   exclusiveNamespaces?: string[];
+  /** Appservice registrations loaded at start (`app_service_config_files`): YAML texts or parsed objects. */
+  appserviceRegistrations?: (string | object)[];
   seed?: { users?: SeedUser[]; tokens?: SeedToken[] };
   /** What `GET /_synapse/admin/v1/server_version` reports, default `1.157.1`. */
   serverVersion?: string;

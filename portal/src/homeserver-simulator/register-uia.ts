@@ -1,4 +1,5 @@
 import type { Context, Hono } from "hono";
+import { isInterestedInUser } from "./appservices.ts";
 import { accessTokenFrom, hasAccessToken } from "./auth.ts";
 import { Codes, MatrixError, UiaIncomplete, unknownToken, unrecognized } from "./errors.ts";
 import { checkUsername, validatePassword } from "./registration-rules.ts";
@@ -30,7 +31,7 @@ export function registerRegistrationRoutes(app: Hono, ctx: SimulatorContext): vo
       const ip = clientIp(c);
       // Checked on every request, counted only when an account is created (in `createAccount`).
       ctx.limiters.registration.check(ip, false);
-      if (ctx.state.settings.delegatedAuth) return appserviceOnly(c, body);
+      if (ctx.state.settings.delegatedAuth) return c.json(appserviceOnly(ctx, c, body));
       return c.json(await register(ctx, c, body, ip));
     },
   });
@@ -62,7 +63,7 @@ async function register(ctx: SimulatorContext, c: Context, body: JsonObject, ip:
     throw new MatrixError(400, "`refresh_token` should be true or false.");
   }
   let username = desiredUsername(body);
-  if (body.type === APPSERVICE_TYPE) return appserviceRegister(c, username);
+  if (body.type === APPSERVICE_TYPE) return appserviceRegister(ctx, c, username, body);
   if (hasAccessToken(c)) {
     throw new MatrixError(
       400,
@@ -147,18 +148,34 @@ function registrationDetails(ctx: SimulatorContext, userId: string, params: Json
   return { ...result, access_token: issued.accessToken, device_id: issued.deviceId };
 }
 
-/** Appservice registration; no appservice tokens exist in the simulator, so a well-formed request ends in 401. */
-function appserviceRegister(c: Context, username: string | undefined): never {
+/**
+ * `_do_appservice_registration` / `RegistrationHandler.appservice_register`: the `as_token` must belong to a loaded
+ * appservice (401 `M_UNKNOWN_TOKEN` otherwise), the user must be in its `users` namespace (400 `M_EXCLUSIVE`), not in
+ * another appservice's exclusive namespace (400 `M_EXCLUSIVE`) and not taken (400 `M_USER_IN_USE`). No UIA, no rate
+ * limit, no username rules; the name is not lower-cased. Login details follow `inhibit_login` as for users.
+ */
+function appserviceRegister(ctx: SimulatorContext, c: Context, username: string | undefined, body: JsonObject): JsonObject {
   if (!hasAccessToken(c)) {
     throw new MatrixError(400, "Appservice token must be provided when using a type of m.login.application_service");
   }
-  accessTokenFrom(c);
+  const token = accessTokenFrom(c);
   if (username === undefined) throw new MatrixError(400, "Desired Username is missing or not a string");
-  throw unknownToken("Unrecognised access token");
+  const service = ctx.state.appserviceByToken(token);
+  if (!service) throw unknownToken("Unrecognised access token");
+  const userId = ctx.state.userId(username);
+  if (!isInterestedInUser(service, userId)) {
+    throw new MatrixError(400, "Invalid user localpart for this application service.", Codes.EXCLUSIVE);
+  }
+  if (ctx.state.isExclusive(userId, service)) {
+    throw new MatrixError(400, "This user ID is reserved by an application service.", Codes.EXCLUSIVE);
+  }
+  if (ctx.state.findUser(userId)) throw new MatrixError(400, "User ID already taken.", Codes.USER_IN_USE);
+  ctx.state.addUser(username);
+  return registrationDetails(ctx, userId, body);
 }
 
 /** `RegisterAppServiceOnlyRestServlet`: what `/register` becomes when MAS handles accounts. */
-function appserviceOnly(c: Context, body: JsonObject): never {
+function appserviceOnly(ctx: SimulatorContext, c: Context, body: JsonObject): JsonObject {
   if (body.type !== APPSERVICE_TYPE) {
     throw new MatrixError(
       403,
@@ -176,5 +193,5 @@ function appserviceOnly(c: Context, body: JsonObject): never {
   checkKind(c);
   const username = body.username;
   if (typeof username !== "string" || codePointLength(username) > 512) throw new MatrixError(400, "Invalid username");
-  return appserviceRegister(c, username);
+  return appserviceRegister(ctx, c, username, body);
 }

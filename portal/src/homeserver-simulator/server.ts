@@ -3,6 +3,7 @@ import { startHttpServer } from "../../../lib/http-server.ts";
 import { createLogger } from "../../../lib/logger.ts";
 import { registerAccountRoutes } from "./account.ts";
 import { registerAdminTokenRoutes } from "./admin-tokens.ts";
+import { parseAppserviceRegistration } from "./appservices.ts";
 import { registerDiscoveryRoutes } from "./discovery.ts";
 import { CORS_HEADERS, matrixErrorHandler, unrecognized } from "./errors.ts";
 import {
@@ -11,6 +12,7 @@ import {
   type RateLimitSettings,
   resolveOptions,
 } from "./options.ts";
+import { registerProfileRoutes } from "./profile.ts";
 import { createLimiters } from "./rate-limit.ts";
 import { registerRegistrationRoutes } from "./register-uia.ts";
 import { HomeserverState, hashPassword, type RequestLogEntry, type SimulatorContext } from "./state.ts";
@@ -27,7 +29,7 @@ export interface HomeserverSimulator {
   readonly adminToken: string;
   /** Creates an account directly (as Synapse's admin API would) and returns a fresh access token for it. */
   createUser(localpart: string, opts?: { admin?: boolean; password?: string }): { userId: string; accessToken: string };
-  users(): { userId: string; displayName?: string; admin: boolean; createdAt: number }[];
+  users(): { userId: string; displayName?: string; avatarUrl?: string; admin: boolean; createdAt: number }[];
   /** Snapshot of every registration token, in creation order. */
   tokens(): TokenRecord[];
   /** Switches MSC3861 / MAS mode on or off while running, as a restart with another config would. */
@@ -36,6 +38,17 @@ export interface HomeserverSimulator {
   setRateLimit(limit: RateLimitSettings | false): void;
   /** Adds an appservice's exclusive user namespace (a regex matched against full user IDs from the start). */
   addExclusiveNamespace(regex: string): void;
+  /**
+   * Loads an appservice registration (YAML text or its parsed object) as Synapse does for a file listed in
+   * `app_service_config_files` at start-up: validated like Synapse's loader (an invalid file throws
+   * AppserviceConfigError, as Synapse refuses to start), `id` and `as_token` unique. Its `as_token` then works as an
+   * access token (whoami, masquerading with `?user_id=`, appservice registration) and its exclusive namespaces apply.
+   */
+  registerAppservice(registration: string | object): { id: string; sender: string };
+  /** Unloads a registration (its file removed from the config and a restart); true when it was loaded. */
+  removeAppservice(id: string): boolean;
+  /** The loaded registrations. */
+  appservices(): { id: string; sender: string; url: string | null }[];
   /** Every request handled so far: method, path without query, status. */
   requests(): RequestLogEntry[];
   /** Runs Synapse's UIA session sweep now (sessions ≥ 48 h old go, giving back pending token uses); returns how many. */
@@ -65,6 +78,7 @@ export function createSimulatorApp(ctx: SimulatorContext): Hono {
   registerDiscoveryRoutes(app, ctx);
   registerAdminTokenRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
+  registerProfileRoutes(app, ctx);
   registerRegistrationRoutes(app, ctx);
   return app;
 }
@@ -99,6 +113,9 @@ export async function startHomeserverSimulator(options: HomeserverSimulatorOptio
     limiters: createLimiters(() => state.settings.rateLimit, resolved.validityRateLimit, now),
   };
   for (const regex of options.exclusiveNamespaces ?? []) state.addExclusiveNamespace(regex);
+  for (const registration of options.appserviceRegistrations ?? []) {
+    state.addAppservice(parseAppserviceRegistration(state.serverName, registration));
+  }
 
   const createUser = (localpart: string, opts: { admin?: boolean; password?: string; displayName?: string } = {}) => {
     assertLocalpart(localpart);
@@ -136,6 +153,7 @@ export async function startHomeserverSimulator(options: HomeserverSimulatorOptio
       state.users().map((user) => ({
         userId: user.userId,
         ...(user.displayName === undefined ? {} : { displayName: user.displayName }),
+        ...(user.avatarUrl === undefined ? {} : { avatarUrl: user.avatarUrl }),
         admin: user.admin,
         createdAt: user.createdAt,
       })),
@@ -147,6 +165,13 @@ export async function startHomeserverSimulator(options: HomeserverSimulatorOptio
       state.settings.rateLimit = limit;
     },
     addExclusiveNamespace: (regex) => state.addExclusiveNamespace(regex),
+    registerAppservice(registration) {
+      const service = parseAppserviceRegistration(state.serverName, registration);
+      state.addAppservice(service);
+      return { id: service.id, sender: service.sender };
+    },
+    removeAppservice: (id) => state.removeAppservice(id),
+    appservices: () => state.appservices().map((service) => ({ id: service.id, sender: service.sender, url: service.url })),
     requests: () => state.requestLog.map((entry) => ({ ...entry })),
     expireSessions: () => ctx.sessions.sweep(),
     close: () => http.close(),

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
+import { AppserviceConfigError, type AppserviceRecord, isExclusiveUser, isInterestedInUser } from "./appservices.ts";
 import type { RateLimitSettings, ResolvedOptions } from "./options.ts";
 import type { Limiters } from "./rate-limit.ts";
 import type { TokenStore } from "./token-store.ts";
@@ -9,6 +10,8 @@ export interface UserRecord {
   userId: string;
   localpart: string;
   displayName?: string;
+  /** Profile `avatar_url` (an `mxc://` URI), unset by default. */
+  avatarUrl?: string;
   admin: boolean;
   /** Milliseconds since the epoch (Synapse's `creation_ts` is in seconds; the simulator keeps ms). */
   createdAt: number;
@@ -19,6 +22,8 @@ export interface UserRecord {
 export interface AccessTokenRecord {
   userId: string;
   deviceId?: string;
+  /** Set when the request was authenticated with an appservice's `as_token` (which has no device). */
+  appserviceId?: string;
 }
 
 /** One handled request, for tests. The path has no query string (it can carry tokens). */
@@ -67,6 +72,8 @@ export class HomeserverState {
   private readonly userRows = new Map<string, UserRecord>();
   readonly accessTokens = new Map<string, AccessTokenRecord>();
   private readonly namespaces: RegExp[] = [];
+  /** Loaded registrations (`app_service_config_files`), in load order. */
+  private readonly appserviceRows: AppserviceRecord[] = [];
   readonly requestLog: RequestLogEntry[] = [];
   private nextGenerated = 1;
 
@@ -129,8 +136,41 @@ export class HomeserverState {
     this.namespaces.push(new RegExp(`^(?:${regex})`));
   }
 
-  /** `check_user_id_not_appservice_exclusive`. */
-  isExclusive(userId: string): boolean {
-    return this.namespaces.some((namespace) => namespace.test(userId));
+  /**
+   * `check_user_id_not_appservice_exclusive`: an anonymous exclusive namespace, or an exclusive namespace (or the
+   * sender) of a loaded appservice other than `allowed`.
+   */
+  isExclusive(userId: string, allowed?: AppserviceRecord): boolean {
+    if (this.namespaces.some((namespace) => namespace.test(userId))) return true;
+    return this.appserviceRows.some(
+      (service) => service !== allowed && isInterestedInUser(service, userId) && isExclusiveUser(service, userId),
+    );
+  }
+
+  appservices(): AppserviceRecord[] {
+    return [...this.appserviceRows];
+  }
+
+  /** `load_appservices`: a registration whose `id` or `as_token` another one already uses is refused. */
+  addAppservice(service: AppserviceRecord): void {
+    const sameId = this.appserviceRows.find((other) => other.id === service.id);
+    if (sameId) throw new AppserviceConfigError(`Cannot reuse ID across application services: ${service.id}`);
+    if (this.appserviceRows.some((other) => other.asToken === service.asToken)) {
+      throw new AppserviceConfigError("Cannot reuse as_token across application services");
+    }
+    this.appserviceRows.push(service);
+  }
+
+  /** Removes a registration by id (a file taken out of `app_service_config_files` and a restart); true when found. */
+  removeAppservice(id: string): boolean {
+    const index = this.appserviceRows.findIndex((service) => service.id === id);
+    if (index < 0) return false;
+    this.appserviceRows.splice(index, 1);
+    return true;
+  }
+
+  /** `get_app_service_by_token`. */
+  appserviceByToken(token: string): AppserviceRecord | undefined {
+    return this.appserviceRows.find((service) => service.asToken === token);
   }
 }

@@ -31,6 +31,14 @@ export class HomeserverConnector {
     return new HomeserverClient(this.http, server.internal_url, undefined, this.log, timeoutMs);
   }
 
+  /**
+   * A client for the server's internal URL that authenticates with another token (a bot's access token, an
+   * appservice's `as_token`): calls with `admin: true` send it as the bearer token.
+   */
+  tokenClient(server: Pick<ServerConnection, "internal_url">, token: string, timeoutMs?: number): HomeserverClient {
+    return new HomeserverClient(this.http, server.internal_url, token, this.log, timeoutMs);
+  }
+
   /** A client for the server's internal URL, with its admin token decrypted for this use only. */
   client(server: ServerConnection, timeoutMs?: number): HomeserverClient {
     let token: string;

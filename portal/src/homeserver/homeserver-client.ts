@@ -22,7 +22,10 @@ export class HomeserverUnreachable extends Error {
 
 export interface CallOptions {
   body?: unknown;
-  /** Send the managed server's admin token as a bearer token (never on `/register`). */
+  /**
+   * Send this client's token as a bearer token: the managed server's admin token, or the bot / appservice token of a
+   * `tokenClient` (never on `/register`).
+   */
   admin?: boolean;
   query?: Record<string, string>;
   timeoutMs?: number;

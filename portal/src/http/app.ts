@@ -5,8 +5,11 @@ import { requestLog } from "../../../lib/request-log.ts";
 import { webUi } from "../../../lib/web-ui.ts";
 import { auditRoutes } from "../audit/audit.routes.ts";
 import { authRoutes } from "../auth/auth.routes.ts";
+import { botRoutes } from "../bots/bots.routes.ts";
+import { brandingAdminRoutes, brandingPublicRoutes } from "../branding/branding.routes.ts";
 import type { PortalContext } from "../context.ts";
 import { diagnosticsRoutes } from "../diagnostics/diagnostics.routes.ts";
+import { integrationRoutes } from "../integrations/integrations.routes.ts";
 import { registrationRoutes } from "../registration/registration.routes.ts";
 import { resolveRoutes, serverRoutes } from "../servers/servers.routes.ts";
 import { statsRoutes } from "../stats/stats.routes.ts";
@@ -18,6 +21,17 @@ import { requireSession } from "./require-session.ts";
 
 /** JSON bodies are small here: the largest field is a 10 000-character admin token. */
 const MAX_BODY_BYTES = 64 * 1024;
+/** Branding asset uploads: the largest image (2 MB) plus room for the multipart framing. */
+const MAX_UPLOAD_BYTES = 2 * 1024 * 1024 + 64 * 1024;
+const ASSET_UPLOAD = /^\/api\/admin\/branding\/[^/]+\/assets\/?$/;
+
+const limitBody = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new HttpError(413, `Request body larger than ${maxSize} bytes`);
+    },
+  });
 
 /**
  * Builds the portal's HTTP app: public API, auth, admin API (session + CSRF guarded) and the UI, one sub-app per
@@ -35,24 +49,22 @@ export function createPortalApp(ctx: PortalContext): Hono<PortalEnv> {
   });
   app.use("/api/*", async (c, next) => {
     await next();
-    // API answers are per user and may name tokens: never stored by browsers or proxies.
-    c.header("Cache-Control", "no-store");
+    // API answers are per user and may name tokens: never stored by browsers or proxies. Public branding assets set
+    // their own caching (public, one day) and keep it.
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
     c.header("X-Content-Type-Options", "nosniff");
   });
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new HttpError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
+  const jsonLimit = limitBody(MAX_BODY_BYTES);
+  const uploadLimit = limitBody(MAX_UPLOAD_BYTES);
+  app.use("/api/*", (c, next) =>
+    c.req.method === "POST" && ASSET_UPLOAD.test(c.req.path) ? uploadLimit(c, next) : jsonLimit(c, next),
   );
 
   // Minimal on purpose (portal spec): no versions, counts or internals to anonymous callers.
   app.get("/api/health", (c) => c.json({ status: "ok" }));
   app.route("/api/register", registrationRoutes(ctx));
   app.route("/api/server", resolveRoutes(ctx));
+  app.route("/api/branding", brandingPublicRoutes(ctx));
 
   app.use("/api/auth/*", csrfGuard());
   app.route("/api/auth", authRoutes(ctx));
@@ -63,6 +75,9 @@ export function createPortalApp(ctx: PortalContext): Hono<PortalEnv> {
   app.route("/api/admin/stats", statsRoutes(ctx));
   app.route("/api/admin/diagnostics", diagnosticsRoutes(ctx));
   app.route("/api/admin/audit", auditRoutes(ctx));
+  app.route("/api/admin/branding", brandingAdminRoutes(ctx));
+  app.route("/api/admin/bots", botRoutes(ctx));
+  app.route("/api/admin/integrations", integrationRoutes(ctx));
 
   app.all("/api/*", portalNotFound);
   app.route("/", webUi({ dir: ctx.config.webDir, title: "Matrix registration", base: () => "/" }));

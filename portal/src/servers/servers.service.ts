@@ -35,12 +35,16 @@ function asConflict(error: unknown): never {
  * diagnostics. Every change is audited with the acting admin and IP.
  */
 export class ServersService {
+  private readonly deletedHooks: ((serverId: string) => Promise<void>)[] = [];
+
   constructor(
     private readonly repository: ServersRepository,
     private readonly connector: HomeserverConnector,
     private readonly diagnostics: DiagnosticsService,
     private readonly audit: AuditService,
     private readonly now: () => number,
+    /** Whether a branding profile exists (a server may only link to one that does). */
+    private readonly brandingExists: (id: string) => Promise<boolean> = async () => true,
   ) {}
 
   async list(): Promise<ServerRecord[]> {
@@ -60,6 +64,7 @@ export class ServersService {
 
   /** Creates a server as a disabled draft; the first server becomes the default. */
   async create(input: CreateServerInput, actor: AuditActor): Promise<ServerRecord> {
+    await this.assertBranding(input.brandingProfileId);
     const id = randomUUID();
     const nowIso = this.isoNow();
     const row = await this.repository
@@ -97,6 +102,7 @@ export class ServersService {
 
   async update(id: string, input: UpdateServerInput, actor: AuditActor): Promise<ServerRecord> {
     await this.requireRow(id);
+    await this.assertBranding(input.brandingProfileId);
     const changes: ServerChanges = { updated_at: this.isoNow() };
     const fields: string[] = [];
     for (const [field, column] of Object.entries(FIELD_COLUMNS)) {
@@ -162,7 +168,15 @@ export class ServersService {
     return { server: await this.get(id) };
   }
 
-  /** Deletes a disabled, non-default server (409 otherwise), with its token metadata; the audit log stays. */
+  /** Runs `hook` after a server was deleted (its rows are gone by then), e.g. to remove files it left. */
+  onDeleted(hook: (serverId: string) => Promise<void>): void {
+    this.deletedHooks.push(hook);
+  }
+
+  /**
+   * Deletes a disabled, non-default server (409 otherwise), with its token metadata, bots and integrations (their
+   * generated files too, through the `onDeleted` hooks); the audit log stays.
+   */
   async delete(id: string, actor: AuditActor): Promise<void> {
     const row = await this.requireRow(id);
     if (row.enabled === 1) throw new HttpError(409, "Disable the server before deleting it", "CONFLICT");
@@ -170,12 +184,18 @@ export class ServersService {
     if (!(await this.repository.deleteIfRemovable(id))) {
       throw new HttpError(409, "The server changed meanwhile (enabled or made default); not deleted", "CONFLICT");
     }
+    for (const hook of this.deletedHooks) await hook(id);
     await this.audit.record(actor, {
       action: "server.deleted",
       serverId: id,
       target: id,
       detail: { name: row.name, slug: row.slug },
     });
+  }
+
+  private async assertBranding(id: string | null | undefined): Promise<void> {
+    if (id != null && !(await this.brandingExists(id)))
+      throw new HttpError(400, `No branding profile with id ${id}`, "BAD_REQUEST");
   }
 
   private isoNow(): string {

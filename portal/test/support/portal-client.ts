@@ -27,14 +27,15 @@ export class PortalClient {
   async request(
     method: string,
     path: string,
-    options: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+    options: { body?: unknown; raw?: string; form?: FormData; headers?: Record<string, string> } = {},
   ): Promise<Reply> {
     const headers: Record<string, string> = {};
     if (this.options.ip) headers["x-forwarded-for"] = this.options.ip;
     if (UNSAFE.has(method) && this.options.origin !== null) headers.origin = this.options.origin ?? this.base;
     if (this.cookie) headers.cookie = `portal_session=${this.cookie}`;
-    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    if (body !== undefined) headers["content-type"] = "application/json";
+    const body = options.form ?? options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    // A FormData body gets its multipart content type (with the boundary) from fetch.
+    if (body !== undefined && options.form === undefined) headers["content-type"] = "application/json";
     Object.assign(headers, options.headers);
     const response = await fetch(`${this.base}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
     const text = await response.text();
@@ -58,6 +59,8 @@ export class PortalClient {
   put = (path: string, body?: unknown) => this.request("PUT", path, { body });
   patch = (path: string, body?: unknown) => this.request("PATCH", path, { body });
   delete = (path: string) => this.request("DELETE", path);
+  /** A multipart/form-data POST (file uploads). */
+  upload = (path: string, form: FormData) => this.request("POST", path, { form });
 
   async login(email: string, password: string): Promise<Reply> {
     const reply = await this.post("/api/auth/login", { email, password });

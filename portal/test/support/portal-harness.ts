@@ -9,6 +9,7 @@ import {
   type HomeserverSimulatorOptions,
   startHomeserverSimulator,
 } from "../../src/homeserver-simulator/index.ts";
+import type { DeploymentCapabilities } from "../../src/integrations/deployment-environment.ts";
 import { type RunningPortal, startPortal } from "../../src/start-portal.ts";
 import { PortalClient } from "./portal-client.ts";
 
@@ -30,6 +31,8 @@ export interface TestPortal {
   logs(): string[];
   /** Milliseconds added to the portal's clock. */
   clockOffset: number;
+  /** The Docker capabilities the portal sees (change them to test mode detection). */
+  capabilities: DeploymentCapabilities;
   /** A new HTTP client; `ip` is sent as X-Forwarded-For (127.0.0.1 is a trusted proxy in tests). */
   client(options?: { ip?: string; origin?: string | null }): PortalClient;
   /** A client already logged in as the bootstrap admin. */
@@ -40,7 +43,12 @@ export interface TestPortal {
 export interface TestPortalOptions {
   dataDir?: string;
   env?: Record<string, string | undefined>;
+  /** What the "environment" offers integrations; default: no Docker at all (guided mode). Mutable while running. */
+  capabilities?: DeploymentCapabilities;
 }
+
+export const NO_DOCKER: DeploymentCapabilities = { dockerSocket: false, dockerCli: false, dockerCompose: false };
+export const FULL_DOCKER: DeploymentCapabilities = { dockerSocket: true, dockerCli: true, dockerCompose: true };
 
 /** Starts a portal like main.ts does, minus the process. The data dir is a fresh temp dir unless given. */
 export async function startTestPortal(options: TestPortalOptions = {}): Promise<TestPortal> {
@@ -66,6 +74,7 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
     running: undefined as unknown as RunningPortal,
     logs: lines,
     clockOffset: 0,
+    capabilities: { ...(options.capabilities ?? NO_DOCKER) },
     client: (clientOptions = {}) => new PortalClient(portal.url, clientOptions),
     async admin(ip = nextIp()) {
       const client = portal.client({ ip });
@@ -80,6 +89,7 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
     version: "0.0.0-test",
     now: () => Date.now() + portal.clockOffset,
     passwordHashing: TEST_HASHING,
+    deploymentCapabilities: async () => ({ ...portal.capabilities }),
   });
   Object.assign(portal, { running, url: `http://127.0.0.1:${running.http.port}` });
   return portal;

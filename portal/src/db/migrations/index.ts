@@ -4,9 +4,18 @@ import { servers } from "./0002-servers.ts";
 import { tokenMetadata } from "./0003-token-metadata.ts";
 import { auditLog } from "./0004-audit-log.ts";
 import { registrations } from "./0005-registrations.ts";
+import { branding } from "./0006-branding.ts";
+import { bots } from "./0007-bots.ts";
+import { integrations } from "./0008-integrations.ts";
 
-/**
- * Every schema step, in order. Append only: never edit or reorder an entry that has shipped. Branding profiles
- * and assets, bots (rooms, features) and integrations (secrets, snapshots) come next as new entries.
- */
-export const MIGRATIONS: readonly Migration[] = [usersAndSessions, servers, tokenMetadata, auditLog, registrations];
+/** Every schema step, in order. Append only: never edit or reorder an entry that has shipped. */
+export const MIGRATIONS: readonly Migration[] = [
+  usersAndSessions,
+  servers,
+  tokenMetadata,
+  auditLog,
+  registrations,
+  branding,
+  bots,
+  integrations,
+];

@@ -1,0 +1,137 @@
+/** The ten feature keys a bot can switch on, globally or per room (portal spec). */
+export const FEATURE_KEYS = [
+  "command_handling",
+  "keyword_triggers",
+  "webhook_notifications",
+  "scheduled_messages",
+  "moderation_actions",
+  "room_auto_join",
+  "room_responses",
+  "thread_replies",
+  "message_relay",
+  "admin_commands",
+] as const;
+export type FeatureKey = (typeof FEATURE_KEYS)[number];
+
+/** A bot template of the catalog (`GET /api/admin/bots?view=templates`). */
+export interface BotTemplate {
+  id: string;
+  name: string;
+  description: string;
+  /** An emoji, shown as the template's icon. */
+  icon: string;
+  /** Features switched on (global scope) when a bot is created from the template. */
+  defaultFeatures: FeatureKey[];
+  /** What a bot of this kind can do, as short machine-readable names. */
+  capabilities: string[];
+  /** Whether the bot answers inside threads rather than in the room's main timeline. */
+  threadAware: boolean;
+  /** The starting `config` of a bot made from this template (merged under the admin's own config). */
+  defaultConfig: Record<string, unknown>;
+  /** The localpart suggested for a bot made from this template. */
+  suggestedLocalpart: string;
+}
+
+/**
+ * The template catalog: the bots Matrix communities run most (welcome, moderation, feed and webhook notifications,
+ * reminders, FAQ answers, admin chores, relaying) and a blank one. Kept in code: it changes with releases, not per
+ * installation.
+ */
+export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
+  {
+    id: "welcome",
+    name: "Welcome bot",
+    description: "Greets people who join a room, points them to the rules and, if you like, sends the rules as a direct message.",
+    icon: "👋",
+    defaultFeatures: ["room_auto_join", "room_responses", "command_handling"],
+    capabilities: ["greet_new_members", "send_room_rules", "direct_messages"],
+    threadAware: false,
+    defaultConfig: {
+      welcomeMessage: "Welcome to {room}, {displayname}! Please read the pinned rules before posting.",
+      sendRulesByDirectMessage: false,
+      commandPrefix: "!",
+    },
+    suggestedLocalpart: "welcome",
+  },
+  {
+    id: "moderation",
+    name: "Moderation bot",
+    description:
+      "Keeps protected rooms clean: removes spam, applies keyword filters, kicks and bans, and takes orders from a management room.",
+    icon: "🛡️",
+    defaultFeatures: ["moderation_actions", "keyword_triggers", "admin_commands", "command_handling", "room_auto_join"],
+    capabilities: ["redact_messages", "kick_and_ban", "keyword_filters", "ban_lists", "report_handling"],
+    threadAware: true,
+    defaultConfig: { managementRoomId: null, blockedKeywords: [], banReason: "Spam", commandPrefix: "!mod" },
+    suggestedLocalpart: "moderator",
+  },
+  {
+    id: "notifier",
+    name: "RSS & webhook notifier",
+    description: "Posts new items of RSS and Atom feeds, and messages sent to its webhooks (CI, monitoring, forms), into rooms.",
+    icon: "📣",
+    defaultFeatures: ["webhook_notifications", "scheduled_messages"],
+    capabilities: ["incoming_webhooks", "rss_atom_feeds", "formatted_messages"],
+    threadAware: true,
+    defaultConfig: { feeds: [], pollIntervalMinutes: 15, messageFormat: "markdown" },
+    suggestedLocalpart: "notifier",
+  },
+  {
+    id: "reminder",
+    name: "Reminder & scheduler",
+    description: 'Sets reminders on request ("!remind me in 2 hours to …") and posts recurring announcements on a schedule.',
+    icon: "⏰",
+    defaultFeatures: ["command_handling", "scheduled_messages", "thread_replies"],
+    capabilities: ["one_off_reminders", "recurring_announcements", "time_zones"],
+    threadAware: true,
+    defaultConfig: { defaultTimeZone: "UTC", commandPrefix: "!remind" },
+    suggestedLocalpart: "reminder",
+  },
+  {
+    id: "faq",
+    name: "FAQ responder",
+    description: "Answers frequent questions from a list of keywords and answers, in a thread so the room stays readable.",
+    icon: "💬",
+    defaultFeatures: ["keyword_triggers", "room_responses", "thread_replies", "command_handling"],
+    capabilities: ["keyword_answers", "help_command", "thread_replies"],
+    threadAware: true,
+    defaultConfig: { entries: [], replyInThread: true, cooldownSeconds: 60 },
+    suggestedLocalpart: "faq",
+  },
+  {
+    id: "admin-helper",
+    name: "Admin helper",
+    description:
+      "Lets server admins do chores from a private room: create registration tokens, look users up, read room statistics.",
+    icon: "🧰",
+    defaultFeatures: ["admin_commands", "command_handling"],
+    capabilities: ["registration_tokens", "user_lookup", "room_statistics", "server_notices"],
+    threadAware: false,
+    defaultConfig: { allowedUsers: [], commandPrefix: "!admin" },
+    suggestedLocalpart: "adminbot",
+  },
+  {
+    id: "relay",
+    name: "Room relay",
+    description: "Copies messages from one room to others, e.g. announcements into every community room, with the sender's name.",
+    icon: "🔁",
+    defaultFeatures: ["message_relay", "room_auto_join"],
+    capabilities: ["one_way_relay", "two_way_relay", "sender_attribution"],
+    threadAware: true,
+    defaultConfig: { routes: [], includeSenderName: true },
+    suggestedLocalpart: "relay",
+  },
+  {
+    id: "custom",
+    name: "Custom bot",
+    description: "A blank bot: choose its features and configuration yourself.",
+    icon: "🤖",
+    defaultFeatures: [],
+    capabilities: [],
+    threadAware: false,
+    defaultConfig: {},
+    suggestedLocalpart: "bot",
+  },
+] satisfies BotTemplate[]);
+
+export const findTemplate = (id: string) => BOT_TEMPLATES.find((template) => template.id === id);

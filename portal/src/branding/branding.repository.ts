@@ -1,0 +1,135 @@
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { BrandingAssetsTable, BrandingProfilesTable, Database } from "../db/schema.ts";
+
+export type ProfileRow = Selectable<BrandingProfilesTable>;
+export type AssetRow = Selectable<BrandingAssetsTable>;
+
+/** Branding profiles and assets. Activation and asset replacement run in transactions. */
+export class BrandingRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  listProfiles(): Promise<ProfileRow[]> {
+    return this.db.selectFrom("branding_profiles").selectAll().orderBy("created_at", "asc").orderBy(sql`rowid`, "asc").execute();
+  }
+
+  findProfile(id: string): Promise<ProfileRow | undefined> {
+    return this.db.selectFrom("branding_profiles").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  findActive(): Promise<ProfileRow | undefined> {
+    return this.db.selectFrom("branding_profiles").selectAll().where("is_active", "=", 1).executeTakeFirst();
+  }
+
+  async insertProfile(row: ProfileRow): Promise<void> {
+    await this.db.insertInto("branding_profiles").values(row).execute();
+  }
+
+  async updateProfile(
+    id: string,
+    changes: Partial<Pick<ProfileRow, "name" | "settings" | "is_draft" | "updated_at">>,
+  ): Promise<void> {
+    await this.db.updateTable("branding_profiles").set(changes).where("id", "=", id).execute();
+  }
+
+  /** Makes `id` the one active profile: its settings become the published copy and its version goes up by one. */
+  publish(id: string, nowIso: string): Promise<string | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const previous = await trx.selectFrom("branding_profiles").select("id").where("is_active", "=", 1).executeTakeFirst();
+      await trx.updateTable("branding_profiles").set({ is_active: 0 }).where("is_active", "=", 1).where("id", "!=", id).execute();
+      await trx
+        .updateTable("branding_profiles")
+        .set({
+          is_active: 1,
+          is_draft: 0,
+          version: sql`version + 1`,
+          published_settings: sql`settings`,
+          published_at: nowIso,
+          updated_at: nowIso,
+        })
+        .where("id", "=", id)
+        .execute();
+      return previous?.id;
+    });
+  }
+
+  /** Clears every customisation and every asset record; returns the storage names of the removed assets. */
+  reset(id: string, nowIso: string): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const assets = await trx.selectFrom("branding_assets").select("storage_name").where("profile_id", "=", id).execute();
+      await trx.deleteFrom("branding_assets").where("profile_id", "=", id).execute();
+      await trx
+        .updateTable("branding_profiles")
+        .set({ settings: "{}", is_draft: 1, updated_at: nowIso })
+        .where("id", "=", id)
+        .execute();
+      return assets.map((asset) => asset.storage_name);
+    });
+  }
+
+  /**
+   * Deletes a profile with its asset records (cascade) and unlinks servers that pointed at it. Returns the storage
+   * names of its assets, or undefined when there was no such profile.
+   */
+  deleteProfile(id: string, nowIso: string): Promise<{ files: string[]; unlinkedServers: number } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const assets = await trx.selectFrom("branding_assets").select("storage_name").where("profile_id", "=", id).execute();
+      const unlinked = await trx
+        .updateTable("servers")
+        .set({ branding_profile_id: null, updated_at: nowIso })
+        .where("branding_profile_id", "=", id)
+        .executeTakeFirst();
+      const deleted = await trx.deleteFrom("branding_profiles").where("id", "=", id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) return undefined;
+      return { files: assets.map((asset) => asset.storage_name), unlinkedServers: Number(unlinked.numUpdatedRows) };
+    });
+  }
+
+  listAssets(profileIds: readonly string[]): Promise<AssetRow[]> {
+    if (profileIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom("branding_assets")
+      .selectAll()
+      .where("profile_id", "in", profileIds)
+      .orderBy("created_at", "asc")
+      .orderBy(sql`rowid`, "asc")
+      .execute();
+  }
+
+  findAsset(id: string): Promise<AssetRow | undefined> {
+    return this.db.selectFrom("branding_assets").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /**
+   * Stores a new asset, removing the record of the profile's previous asset with the same purpose in the same
+   * transaction (one per purpose). Returns the previous record, whose file the caller removes after the commit.
+   * Undefined profile → false.
+   */
+  replaceAsset(row: AssetRow): Promise<{ replaced: AssetRow | undefined } | false> {
+    return this.db.transaction().execute(async (trx) => {
+      const profile = await trx.selectFrom("branding_profiles").select("id").where("id", "=", row.profile_id).executeTakeFirst();
+      if (!profile) return false;
+      const replaced = await trx
+        .selectFrom("branding_assets")
+        .selectAll()
+        .where("profile_id", "=", row.profile_id)
+        .where("purpose", "=", row.purpose)
+        .executeTakeFirst();
+      if (replaced) await trx.deleteFrom("branding_assets").where("id", "=", replaced.id).execute();
+      await trx.insertInto("branding_assets").values(row).execute();
+      await trx.updateTable("branding_profiles").set({ updated_at: row.created_at }).where("id", "=", row.profile_id).execute();
+      return { replaced };
+    });
+  }
+
+  async deleteAsset(profileId: string, assetId: string): Promise<AssetRow | undefined> {
+    const row = await this.db
+      .selectFrom("branding_assets")
+      .selectAll()
+      .where("id", "=", assetId)
+      .where("profile_id", "=", profileId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await this.db.deleteFrom("branding_assets").where("id", "=", assetId).execute();
+    return row;
+  }
+}

@@ -1,0 +1,59 @@
+import { errcodeOf, errorOf, type HomeserverClient, HomeserverUnreachable } from "./homeserver-client.ts";
+
+/** What `GET /_matrix/client/v3/account/whoami` said about a token. */
+export type WhoamiOutcome =
+  | { kind: "ok"; userId: string }
+  /** The homeserver answered and refused the token (401 `M_UNKNOWN_TOKEN`, 403…). */
+  | { kind: "refused"; status: number; errcode: string; message: string }
+  /** No usable answer: unreachable, timed out, or not a Matrix answer (5xx, HTML). */
+  | { kind: "unreachable"; reason: string };
+
+/**
+ * Asks the homeserver whose token this is (`whoami`, spec "Current account information"). The client must be a
+ * token client (see HomeserverConnector.tokenClient). An appservice `as_token` answers with its sender.
+ */
+export async function whoami(client: HomeserverClient): Promise<WhoamiOutcome> {
+  try {
+    const response = await client.call("GET", "/_matrix/client/v3/account/whoami", { admin: true });
+    if (response.status === 200 && typeof response.body.user_id === "string")
+      return { kind: "ok", userId: response.body.user_id };
+    if (response.status >= 400 && response.status < 500 && response.json) {
+      return {
+        kind: "refused",
+        status: response.status,
+        errcode: errcodeOf(response) ?? "M_UNKNOWN",
+        message: errorOf(response) ?? `HTTP ${response.status}`,
+      };
+    }
+    return { kind: "unreachable", reason: `HTTP ${response.status}` };
+  } catch (error) {
+    if (error instanceof HomeserverUnreachable) return { kind: "unreachable", reason: error.message };
+    throw error;
+  }
+}
+
+/** The outcome of one profile field write: `ok`, or why not. */
+export type ProfileFieldOutcome = "ok" | `failed: ${string}`;
+
+/**
+ * Sets a profile field (`displayname` or `avatar_url`) of `userId` with the client's token
+ * (`PUT /_matrix/client/v3/profile/{userId}/{field}`); an empty string clears it. Never throws for a refusal.
+ */
+export async function setProfileField(
+  client: HomeserverClient,
+  userId: string,
+  field: "displayname" | "avatar_url",
+  value: string,
+): Promise<ProfileFieldOutcome> {
+  try {
+    const response = await client.call("PUT", `/_matrix/client/v3/profile/${encodeURIComponent(userId)}/${field}`, {
+      admin: true,
+      body: { [field]: value },
+    });
+    if (response.status === 200) return "ok";
+    return `failed: ${errcodeOf(response) ?? `HTTP ${response.status}`}`;
+  } catch (error) {
+    if (error instanceof HomeserverUnreachable) return `failed: homeserver unreachable (${error.message})`;
+    throw error;
+  }
+}
