@@ -15,6 +15,8 @@ import { mapEntity } from "./devices/domain-table.ts";
 import { createDeviceEndpoint, cutUtf8, updateDeviceEndpoint } from "./devices/endpoint-types.ts";
 import type { MatterEnvironment } from "./matter-environment.ts";
 import { pairingCodesFor } from "./pairing-codes.ts";
+import { mountPluginDevice, resolveEntityMapping } from "./plugin-devices/plugin-mount.ts";
+import type { PluginBridgeSeam, PluginHostFactory, PluginHostForBridge } from "./plugin-devices/seam.ts";
 
 /** What every Matter bridge runtime of a hub shares. */
 export interface MatterBridgeDeps {
@@ -25,6 +27,8 @@ export interface MatterBridgeDeps {
   log: Logger;
   version: string;
   pinCheck?: PinCheck;
+  /** Plugin host seam (hub-plugins.md): builds this bridge's plugin host; without it the bridge hosts no plugins. */
+  plugins?: PluginHostFactory;
 }
 
 interface Exposed extends ExposedDevice {
@@ -56,6 +60,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   readonly #identities: EndpointIdentities;
   #queue: Promise<unknown> = Promise.resolve();
   #unsubscribe: (() => void)[] = [];
+  readonly #plugins: PluginHostForBridge | undefined;
 
   constructor(
     config: BridgeConfig,
@@ -66,6 +71,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     this.#log = deps.log.child({ bridgeId: config.id, bridge: config.name });
     this.#filter = compileFilter(config.filter, deps.ha.model);
     this.#identities = deps.identities(config.id);
+    this.#plugins = deps.plugins?.(this.#pluginSeam());
   }
 
   get status(): BridgeStatus {
@@ -92,6 +98,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
       this.#watch();
       this.#set("running", null);
       this.#log.info({ devices: this.#exposed.size, port: node.port }, `bridge "${this.#config.name}" running`);
+      this.#plugins?.start();
     } catch (error) {
       this.#teardownDevices();
       this.#node = undefined;
@@ -103,6 +110,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   }
 
   async stop(): Promise<void> {
+    if (this.#node) await this.#plugins?.stop("bridge stopping");
     const node = this.#node;
     for (const off of this.#unsubscribe.splice(0)) off();
     this.#teardownDevices();
@@ -178,6 +186,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
 
   async dispose(): Promise<void> {
     await this.stop();
+    await this.#plugins?.dispose();
   }
 
   #createNode(): BridgeNode {
@@ -255,7 +264,10 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     if (!view || !this.#filter.matches(view)) return skip(undefined);
     if (mapping?.disabled) return skip("disabled in the entity mapping");
     if (!view.state) return skip("Home Assistant has no state for this entity");
-    const decision = mapEntity(this.#snapshot(view, name), (mapping?.matterDeviceType as DeviceTypeKey | null) ?? null);
+    const override = (mapping?.matterDeviceType as DeviceTypeKey | null) ?? null;
+    const decision = this.#plugins
+      ? resolveEntityMapping(this.#snapshot(view, name), override, (domain) => this.#plugins?.mappingFor(domain))
+      : mapEntity(this.#snapshot(view, name), override);
     if ("unsupported" in decision) return skip(decision.unsupported);
     // The identity decides the endpoint: an entity whose registry entry showed up late gets its own endpoint back.
     const endpointId = await this.#identities.endpointIdFor(view);
@@ -339,6 +351,27 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     this.#exposed.clear();
     this.#skipped.clear();
     this.#failed.clear();
+  }
+
+  // ---- Plugin host seam (hub-plugins.md): plugin devices live beside the HA-entity devices, under their own
+  // endpoint ids (`p-…`), so nothing above touches them; plugin domain mappings re-run the entity reconciliation.
+  #pluginSeam(): PluginBridgeSeam {
+    return {
+      bridgeId: this.#config.id,
+      serverMode: () => this.#config.serverMode,
+      running: () => this.#node !== undefined && this.#status === "running",
+      mount: (spec) => {
+        const node = this.#node;
+        if (!node || this.#status !== "running") return Promise.reject(new Error("the bridge is not running"));
+        return mountPluginDevice(node, spec);
+      },
+      remapDomains: (domains) =>
+        this.#serial(async () => {
+          const ids = [...this.#candidates()].filter((id) => domains.includes(id.slice(0, id.indexOf("."))));
+          for (const id of ids.sort()) await this.#reconcileOne(id);
+          if (ids.length > 0) this.onChange();
+        }),
+    };
   }
 
   #set(status: BridgeStatus, reason: string | null): void {

@@ -1,0 +1,63 @@
+/**
+ * Mounting plugin devices on a running BridgeNode, and the domain lookup with plugin mappings. Used by the bridge
+ * runtime's plugin seam only.
+ */
+import type { BridgeNode } from "../bridge-node.ts";
+import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../devices/contract.ts";
+import { DOMAIN_TABLE, mapEntity } from "../devices/domain-table.ts";
+import { isPluginDeviceType } from "./device-types.ts";
+import { createPluginEndpoint, observeControllerChanges, PluginDeviceError, writePluginState } from "./plugin-endpoint.ts";
+import type { MountedPluginDevice, PluginDeviceSpec } from "./seam.ts";
+
+/** Adds the device to the node (live) and starts reporting controller changes to `spec.onWrite`. */
+export async function mountPluginDevice(node: BridgeNode, spec: PluginDeviceSpec): Promise<MountedPluginDevice> {
+  const endpoint = createPluginEndpoint(spec);
+  try {
+    await node.addDevice(endpoint);
+  } catch (error) {
+    await node.removeDevice(spec.endpointId).catch(() => undefined);
+    throw new PluginDeviceError(`device "${spec.name}" could not mount: ${innermost(error)}`);
+  }
+  const stopObserving = observeControllerChanges(endpoint, (clusterId, attribute, value) =>
+    spec.onWrite(clusterId, attribute, value),
+  );
+  return {
+    endpointId: spec.endpointId,
+    get endpointNumber() {
+      return endpoint.maybeNumber;
+    },
+    update: (clusterId, attributes) => writePluginState(endpoint, clusterId, attributes),
+    async unmount() {
+      stopObserving();
+      await node.removeDevice(spec.endpointId);
+    },
+  };
+}
+
+/** matter.js wraps the useful message ("Validating …: Value 0 is not within bounds") in causes and aggregates. */
+function innermost(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown; errors?: unknown[] } | undefined;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    const next = (current.errors?.[0] ?? current.cause) as typeof current;
+    if (!next?.message) break;
+    current = next;
+  }
+  return current?.message ?? String(error);
+}
+
+/**
+ * hub-plugins.md "Domain mappings": the user's override, then plugin mappings, then the built-in table. Plugin
+ * mappings apply only to domains the hub does not handle; for such a domain a user override may pick any plugin
+ * device type key.
+ */
+export function resolveEntityMapping(
+  snapshot: EntitySnapshot,
+  override: DeviceTypeKey | null,
+  pluginMapping: (domain: string) => DeviceTypeKey | undefined,
+): MappingDecision {
+  if (Object.hasOwn(DOMAIN_TABLE, snapshot.domain)) return mapEntity(snapshot, override);
+  const mapped = pluginMapping(snapshot.domain);
+  if (mapped === undefined) return mapEntity(snapshot, override);
+  if (override !== null && isPluginDeviceType(override)) return { key: override };
+  return { key: mapped };
+}

@@ -1,0 +1,211 @@
+/**
+ * Installs plugin packages into their own npm prefix, `<HUB_DATA_DIR>/plugin-packages` (its own package.json and
+ * node_modules, isolated from the hub's): from the registry by name, from an uploaded `.tgz` (kept under
+ * `uploads/` so it can be reinstalled), or as a symlink to a local folder. Every package is checked before it is
+ * recorded (manifest, no bundled matter.js) and removed again when the check fails. One operation at a time.
+ */
+import { access, lstat, mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { dirname, isAbsolute, join } from "node:path";
+import type { Logger } from "../../../lib/logger.ts";
+import { SerialWriter } from "../storage/atomic-file.ts";
+import {
+  type CheckedManifest,
+  checkManifest,
+  PACKAGE_NAME,
+  PluginPackageError,
+  readManifest,
+  refuseInstalledMatter,
+  refuseOwnMatter,
+} from "./manifest.ts";
+import type { NpmRunner } from "./npm-runner.ts";
+import type { InstalledPackage, PackageRegistry, PackageSource } from "./package-registry.ts";
+import { readPackageArchive } from "./tar-reader.ts";
+
+export interface InstallerOptions {
+  prefix: string;
+  npm: NpmRunner;
+  registry: PackageRegistry;
+  /** Names of built-in plugins: no package may take them. */
+  reservedNames: readonly string[];
+  log: Logger;
+}
+
+const SPEC = /^((?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*)(?:@([A-Za-z0-9._^~<>=*|-]+))?$/;
+
+/** Splits `name` or `name@version-or-tag`; anything else (paths, URLs, git specs, flags) is refused. */
+export function parsePackageSpec(spec: string): { name: string; range: string | undefined } {
+  const match = SPEC.exec(spec.trim());
+  if (!match?.[1] || !PACKAGE_NAME.test(match[1])) {
+    throw new PluginPackageError(`"${spec}" is not a package name (expected name, @scope/name or name@version)`);
+  }
+  return { name: match[1], range: match[2] };
+}
+
+export class PluginInstaller {
+  readonly #options: InstallerOptions;
+  readonly #queue = new SerialWriter();
+
+  constructor(options: InstallerOptions) {
+    this.#options = options;
+  }
+
+  /** Where a package's files are (a folder, or the symlink of a local one). */
+  packageDir(name: string): string {
+    return join(this.#options.prefix, "node_modules", ...name.split("/"));
+  }
+
+  installFromRegistry(spec: string): Promise<InstalledPackage> {
+    const { name } = parsePackageSpec(spec);
+    return this.#queue.run(async () => {
+      await this.#refuseName(name);
+      const manifest = await this.#npmInstall(spec.trim(), name);
+      return this.#record(manifest, { type: "registry", spec: spec.trim() });
+    });
+  }
+
+  installFromArchive(archive: Uint8Array): Promise<InstalledPackage> {
+    return this.#queue.run(async () => {
+      let contents: ReturnType<typeof readPackageArchive>;
+      try {
+        contents = readPackageArchive(archive);
+      } catch (error) {
+        throw new PluginPackageError(`the upload is not an npm package archive: ${(error as Error).message}`);
+      }
+      const checked = checkManifest(contents.manifest, "the uploaded archive");
+      const bundled = contents.paths.flatMap(
+        (path) => /\/node_modules\/(@matter|@project-chip)\/([^/]+)\//.exec(path)?.slice(1, 3).join("/") ?? [],
+      );
+      refuseOwnMatter(checked.name, [...new Set(bundled)], "bundled in the archive");
+      await this.#refuseName(checked.name);
+      const file = `${checked.name.replace(/^@/, "").replace(/\//g, "-")}-${checked.version}.tgz`.replace(
+        /[^A-Za-z0-9._-]/g,
+        "_",
+      );
+      await mkdir(join(this.#options.prefix, "uploads"), { recursive: true });
+      await writeFile(join(this.#options.prefix, "uploads", file), archive);
+      const manifest = await this.#npmInstall(`./uploads/${file}`, checked.name);
+      return this.#record(manifest, { type: "upload", file });
+    });
+  }
+
+  linkLocal(path: string): Promise<InstalledPackage> {
+    return this.#queue.run(async () => {
+      if (!isAbsolute(path)) throw new PluginPackageError(`"${path}" is not an absolute folder path`);
+      const info = await lstat(path).catch(() => undefined);
+      if (!info?.isDirectory()) throw new PluginPackageError(`${path} is not a folder`);
+      const manifest = await readManifest(path);
+      await refuseInstalledMatter(manifest.name, [path]);
+      await this.#refuseName(manifest.name);
+      await this.#link(manifest.name, path);
+      return this.#record(manifest, { type: "local", path });
+    });
+  }
+
+  uninstall(name: string): Promise<void> {
+    return this.#queue.run(async () => {
+      const record = this.#options.registry.get(name);
+      if (record?.source.type === "local") await rm(this.packageDir(name), { force: true });
+      else await this.#options.npm.run(["uninstall", name], this.#options.prefix);
+      if (record?.source.type === "upload") await rm(join(this.#options.prefix, "uploads", record.source.file), { force: true });
+      await this.#options.registry.delete(name);
+      await this.#relinkLocal();
+    });
+  }
+
+  /** Reinstalls a recorded package whose folder is gone; resolves with the reason when that is not possible. */
+  restore(record: InstalledPackage): Promise<string | undefined> {
+    return this.#queue.run(async () => {
+      if (await exists(join(this.packageDir(record.name), "package.json"))) return undefined;
+      this.#options.log.warn({ plugin: record.name, source: record.source }, `plugin ${record.name} is missing: reinstalling it`);
+      try {
+        const source = record.source;
+        if (source.type === "local") {
+          if (!(await exists(join(source.path, "package.json")))) return `the linked folder ${source.path} is gone`;
+          await this.#link(record.name, source.path);
+        } else if (source.type === "upload") {
+          if (!(await exists(join(this.#options.prefix, "uploads", source.file))))
+            return `the uploaded archive ${source.file} is gone`;
+          await this.#npmInstall(`./uploads/${source.file}`, record.name);
+        } else await this.#npmInstall(source.spec, record.name);
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    });
+  }
+
+  async #prepare(): Promise<void> {
+    const manifest = join(this.#options.prefix, "package.json");
+    if (await exists(manifest)) return;
+    await mkdir(this.#options.prefix, { recursive: true });
+    const pkg = { name: "matter-hub-plugins", private: true, description: "Plugins installed by Matter Hub", dependencies: {} };
+    await writeFile(manifest, `${JSON.stringify(pkg, null, 2)}\n`);
+  }
+
+  /** npm install, then the checks; a package that fails them is uninstalled again. */
+  async #npmInstall(spec: string, name: string): Promise<CheckedManifest> {
+    await this.#prepare();
+    try {
+      await this.#options.npm.run(["install", "--save", spec], this.#options.prefix);
+    } finally {
+      await this.#relinkLocal();
+    }
+    try {
+      const manifest = await readManifest(this.packageDir(name));
+      if (manifest.name !== name) throw new PluginPackageError(`the package installed as ${name} calls itself ${manifest.name}`);
+      await refuseInstalledMatter(name, [this.packageDir(name), this.#options.prefix]);
+      return manifest;
+    } catch (error) {
+      await this.#options.npm.run(["uninstall", name], this.#options.prefix).catch(() => undefined);
+      await this.#relinkLocal();
+      throw error;
+    }
+  }
+
+  async #record(manifest: CheckedManifest, source: PackageSource): Promise<InstalledPackage> {
+    for (const warning of manifest.warnings) this.#options.log.warn({ plugin: manifest.name }, warning);
+    const record: InstalledPackage = {
+      name: manifest.name,
+      version: manifest.version,
+      description: manifest.description,
+      source,
+      installedAt: new Date().toISOString(),
+      hubPluginApiVersion: manifest.hubPluginApiVersion ?? null,
+    };
+    await this.#options.registry.put(record);
+    return record;
+  }
+
+  async #refuseName(name: string): Promise<void> {
+    if (this.#options.reservedNames.includes(name)) throw new PluginPackageError(`"${name}" is the name of a built-in plugin`);
+    const existing = this.#options.registry.get(name);
+    if (existing?.source.type === "local") {
+      throw new PluginPackageError(`${name} is linked from ${existing.source.path}; uninstall it first`);
+    }
+  }
+
+  async #link(name: string, path: string): Promise<void> {
+    const target = this.packageDir(name);
+    const current = await lstat(target).catch(() => undefined);
+    if (current && !current.isSymbolicLink()) throw new PluginPackageError(`${name} is already installed; uninstall it first`);
+    await rm(target, { force: true });
+    await mkdir(dirname(target), { recursive: true });
+    await symlink(path, target, "dir");
+  }
+
+  /** npm prunes what its package.json does not list, local links included: put them back after every run. */
+  async #relinkLocal(): Promise<void> {
+    for (const record of this.#options.registry.list()) {
+      if (record.source.type !== "local" || (await exists(join(this.packageDir(record.name), "package.json")))) continue;
+      if (await exists(join(record.source.path, "package.json")))
+        await this.#link(record.name, record.source.path).catch(() => undefined);
+    }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * Which plugins exist: the built-ins and the installed packages, with their install, upload, link and uninstall
+ * operations and the loading of package modules. Lost package folders are reinstalled from their recorded source
+ * in the background at start; a plugin waiting to start waits for that, the bridges do not.
+ */
+import { notFound } from "../../../lib/http-error.ts";
+import type { Logger } from "../../../lib/logger.ts";
+import { HUB_PLUGIN_API_VERSION } from "./api.ts";
+import type { BridgePluginHost } from "./bridge-plugin-host.ts";
+import { PluginInstaller } from "./installer.ts";
+import type { NpmRunner } from "./npm-runner.ts";
+import { type InstalledPackage, PackageRegistry } from "./package-registry.ts";
+import { instantiatePlugin, type LoadedPlugin, loadPluginPackage } from "./plugin-loader.ts";
+import { type BuiltinPluginDefinition, builtinSource, type PluginSource } from "./plugin-source.ts";
+
+export interface PluginCatalogOptions {
+  /** The npm prefix of installed plugins, `<HUB_DATA_DIR>/plugin-packages`. */
+  prefix: string;
+  builtins: readonly BuiltinPluginDefinition[];
+  npm: NpmRunner;
+  log: Logger;
+  hosts: () => BridgePluginHost[];
+}
+
+/** The result of an install: the package, and whether a hub restart is needed for its code to load. */
+export interface InstallResult {
+  package: InstalledPackage;
+  restartRequired: boolean;
+}
+
+export class PluginCatalog {
+  readonly #options: PluginCatalogOptions;
+  readonly #registry: PackageRegistry;
+  readonly #installer: PluginInstaller;
+  readonly #loaded = new Map<string, LoadedPlugin>();
+  readonly #unavailable = new Map<string, string>();
+  readonly #restartRequired = new Set<string>();
+  #ready: Promise<void> = Promise.resolve();
+
+  constructor(options: PluginCatalogOptions) {
+    this.#options = options;
+    this.#registry = new PackageRegistry(options.prefix);
+    this.#installer = new PluginInstaller({
+      prefix: options.prefix,
+      npm: options.npm,
+      registry: this.#registry,
+      reservedNames: options.builtins.map((builtin) => builtin.name),
+      log: options.log,
+    });
+  }
+
+  async load(): Promise<void> {
+    await this.#registry.load();
+    this.#ready = this.#restoreAll();
+  }
+
+  /** Resolves when the background reinstall is done. */
+  idle(): Promise<void> {
+    return this.#ready;
+  }
+
+  sources(): PluginSource[] {
+    return [...this.#options.builtins.map(builtinSource), ...this.#registry.list().map((record) => this.#source(record.name))];
+  }
+
+  builtins() {
+    return this.#options.builtins.map(({ name, version, description, experimental }) => ({
+      name,
+      version,
+      description,
+      experimental,
+    }));
+  }
+
+  packages() {
+    return this.#registry.list().map((record) => ({
+      ...record,
+      status: this.#unavailable.has(record.name) ? "unavailable" : "installed",
+      error: this.#unavailable.get(record.name) ?? null,
+      apiVersionMismatch: record.hubPluginApiVersion !== HUB_PLUGIN_API_VERSION,
+      loadedVersion: this.#loaded.get(record.name)?.version ?? null,
+      restartRequired: this.#restartRequired.has(record.name),
+    }));
+  }
+
+  install(spec: string): Promise<InstallResult> {
+    return this.#installed(this.#installer.installFromRegistry(spec));
+  }
+
+  upload(archive: Uint8Array): Promise<InstallResult> {
+    return this.#installed(this.#installer.installFromArchive(archive));
+  }
+
+  installLocal(path: string): Promise<InstallResult> {
+    return this.#installed(this.#installer.linkLocal(path));
+  }
+
+  /** Takes the plugin off every bridge (its per-bridge files too), then removes the package. */
+  async uninstall(name: string): Promise<void> {
+    if (!this.#registry.get(name)) throw notFound(`Plugin package not installed: ${name}`);
+    for (const host of this.#options.hosts()) await host.removePlugin(name);
+    await this.#installer.uninstall(name);
+    this.#unavailable.delete(name);
+    this.#options.log.info({ plugin: name }, `plugin package ${name} uninstalled`);
+  }
+
+  async #installed(operation: Promise<InstalledPackage>): Promise<InstallResult> {
+    const record = await operation;
+    this.#unavailable.delete(record.name);
+    // An ES module stays cached by its URL: code already loaded in this process changes only with a restart.
+    const loaded = this.#loaded.get(record.name);
+    if (loaded && record.source.type !== "local") this.#restartRequired.add(record.name);
+    this.#options.log.info(
+      { plugin: record.name, version: record.version, source: record.source },
+      `plugin package ${record.name} installed`,
+    );
+    return { package: record, restartRequired: this.#restartRequired.has(record.name) };
+  }
+
+  async #restoreAll(): Promise<void> {
+    for (const record of this.#registry.list()) {
+      const reason = await this.#installer.restore(record);
+      if (!reason) continue;
+      this.#unavailable.set(record.name, reason);
+      this.#options.log.error({ plugin: record.name }, `plugin ${record.name} could not be reinstalled: ${reason}`);
+    }
+  }
+
+  #source(name: string): PluginSource {
+    return {
+      name,
+      builtin: false,
+      instantiate: async () => {
+        await this.#ready;
+        const record = this.#registry.get(name);
+        if (!record) throw new Error(`${name} is no longer installed`);
+        const reason = this.#unavailable.get(name);
+        if (reason) throw new Error(`${name} is not available: ${reason}`);
+        return instantiatePlugin(await this.#module(record));
+      },
+    };
+  }
+
+  async #module(record: InstalledPackage): Promise<LoadedPlugin> {
+    const local = record.source.type === "local";
+    const cached = this.#loaded.get(record.name);
+    if (cached && !local) return cached;
+    const loaded = await loadPluginPackage(this.#installer.packageDir(record.name), local);
+    if (!cached) for (const warning of loaded.warnings) this.#options.log.warn({ plugin: record.name }, warning);
+    this.#loaded.set(record.name, loaded);
+    return loaded;
+  }
+}

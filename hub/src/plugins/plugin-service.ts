@@ -1,0 +1,107 @@
+/**
+ * The hub's plugin system (hub-plugins.md): installed packages, built-in plugins, and one plugin host per bridge
+ * (made through {@link PluginService.forBridge}, the factory MatterBridgeDeps.plugins takes). Created once in
+ * hub.ts; nothing here is a module singleton. Package operations and per-bridge operations are in
+ * {@link PluginCatalog} and the routes; this class ties them together and owns the process-level guard.
+ */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Logger } from "../../../lib/logger.ts";
+import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
+import type { PluginBridgeSeam, PluginHostForBridge } from "../matter/plugin-devices/seam.ts";
+import { BridgePluginHost } from "./bridge-plugin-host.ts";
+import { defaultBuiltinPlugins } from "./builtin/builtin-plugins.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { LIFECYCLE_TIMEOUT_MS } from "./lifecycle-call.ts";
+import { createNpmRunner, type NpmOptions } from "./npm-runner.ts";
+import { PluginCatalog } from "./plugin-catalog.ts";
+import { bridgePluginsDir } from "./plugin-files.ts";
+import type { BuiltinPluginDefinition } from "./plugin-source.ts";
+import { installRejectionGuard, type RejectionSource } from "./rejection-guard.ts";
+
+export interface PluginServiceOptions {
+  dataDir: string;
+  log: Logger;
+  /** For the default built-in plugins (security needs Home Assistant). */
+  homeAssistant?: HomeAssistantService;
+  /** Replaces the default built-ins (tests). */
+  builtins?: BuiltinPluginDefinition[];
+  clock?: Clock;
+  /** Per lifecycle call; default 10 s (tests use a short one). */
+  lifecycleTimeoutMs?: number;
+  /** Delay before a failed start is retried; default 30 s. */
+  retryDelayMs?: number;
+  /** Largest accepted `.tgz` upload; default 20 MiB. */
+  uploadLimitBytes?: number;
+  npm?: NpmOptions;
+  /** Where unhandled rejections are caught; default `process`. */
+  rejections?: RejectionSource;
+}
+
+export const DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024;
+
+export class PluginService {
+  readonly catalog: PluginCatalog;
+  readonly uploadLimitBytes: number;
+  readonly #hosts = new Map<string, BridgePluginHost>();
+  readonly #options: PluginServiceOptions;
+  readonly #log: Logger;
+  readonly #clock: Clock;
+  #removeGuard: (() => void) | undefined;
+
+  constructor(options: PluginServiceOptions) {
+    this.#options = options;
+    this.#log = options.log;
+    this.#clock = options.clock ?? systemClock();
+    this.uploadLimitBytes = options.uploadLimitBytes ?? DEFAULT_UPLOAD_LIMIT;
+    const builtins =
+      options.builtins ??
+      (options.homeAssistant ? defaultBuiltinPlugins({ homeAssistant: options.homeAssistant, log: options.log }) : []);
+    this.catalog = new PluginCatalog({
+      prefix: join(options.dataDir, "plugin-packages"),
+      builtins,
+      npm: createNpmRunner(options.npm),
+      log: options.log,
+      hosts: () => [...this.#hosts.values()],
+    });
+  }
+
+  /** Installs the rejection guard, loads the package records and reinstalls lost packages in the background. */
+  async start(): Promise<void> {
+    this.#removeGuard ??= installRejectionGuard(this.#options.rejections ?? process, this.#log);
+    await this.catalog.load();
+  }
+
+  async stop(): Promise<void> {
+    this.#removeGuard?.();
+    this.#removeGuard = undefined;
+    await this.catalog.idle();
+  }
+
+  /** MatterBridgeDeps.plugins: the plugin host of one bridge. */
+  readonly forBridge = (seam: PluginBridgeSeam): PluginHostForBridge => {
+    const host = new BridgePluginHost(seam, {
+      dataDir: this.#options.dataDir,
+      log: this.#log,
+      clock: this.#clock,
+      timeoutMs: this.#options.lifecycleTimeoutMs ?? LIFECYCLE_TIMEOUT_MS,
+      retryDelayMs: this.#options.retryDelayMs ?? 30_000,
+      sources: () => this.catalog.sources(),
+      onDispose: (disposed) => {
+        if (this.#hosts.get(disposed.bridgeId) === disposed) this.#hosts.delete(disposed.bridgeId);
+      },
+    });
+    this.#hosts.set(seam.bridgeId, host);
+    return host;
+  };
+
+  /** The host of a bridge, if the bridge exists. */
+  host(bridgeId: string): BridgePluginHost | undefined {
+    return this.#hosts.get(bridgeId);
+  }
+
+  /** Deletes what a deleted bridge's plugins kept (config, secrets, storage, state). */
+  async removeBridge(bridgeId: string): Promise<void> {
+    await rm(bridgePluginsDir(this.#options.dataDir, bridgeId), { recursive: true, force: true });
+  }
+}
