@@ -1,0 +1,51 @@
+import { request } from "../../../common/http.ts";
+import type {
+  Bridge,
+  BridgeDeviceInfo,
+  BridgeFilter,
+  BridgeInput,
+  CommissioningWindow,
+  FilterPreview,
+  FilterValues,
+} from "./types.ts";
+
+export type BridgeAction =
+  | "start"
+  | "stop"
+  | "restart"
+  | "refresh"
+  | "factory-reset"
+  | "force-sync"
+  | "open-commissioning-window";
+
+const bridgePath = (id: string) => `api/matter/bridges/${encodeURIComponent(id)}`;
+
+export const listBridges = (signal?: AbortSignal) => request<Bridge[]>("api/matter/bridges", { signal });
+export const getBridge = (id: string, signal?: AbortSignal) => request<Bridge>(bridgePath(id), { signal });
+export const createBridge = (input: BridgeInput) => request<Bridge>("api/matter/bridges", { method: "POST", body: input });
+export const updateBridge = (id: string, input: Partial<BridgeInput>) =>
+  request<Bridge>(bridgePath(id), { method: "PUT", body: input });
+export const deleteBridge = (id: string) => request<void>(bridgePath(id), { method: "DELETE" });
+export const cloneBridge = (id: string) => request<Bridge>(`${bridgePath(id)}/clone`, { method: "POST" });
+
+export const bridgeAction = (id: string, action: BridgeAction) =>
+  request<{ bridge: Bridge; commissioningWindow?: CommissioningWindow }>(`${bridgePath(id)}/actions/${action}`, {
+    method: "POST",
+  });
+
+export const allBridgesAction = (action: "start" | "stop" | "restart") =>
+  request<{ results: { id: string; ok: boolean; error?: string }[]; bridges: Bridge[] }>(
+    `api/matter/bridges/actions/${action}-all`,
+    { method: "POST" },
+  );
+
+export const setPriorities = (updates: { id: string; priority: number }[]) =>
+  request<Bridge[]>("api/matter/bridges/priorities", { method: "PUT", body: { updates } });
+
+export const bridgeDevices = (id: string, signal?: AbortSignal) =>
+  request<{ bridgeId: string; devices: BridgeDeviceInfo[]; total: number }>(`${bridgePath(id)}/devices`, { signal });
+
+export const nextPort = () => request<{ port: number }>("api/matter/next-port");
+export const filterValues = (signal?: AbortSignal) => request<FilterValues>("api/matter/filter-values", { signal });
+export const filterPreview = (filter: BridgeFilter, limit: number, signal?: AbortSignal) =>
+  request<FilterPreview>("api/matter/filter-preview", { method: "POST", body: { filter, limit }, signal });

@@ -1,0 +1,18 @@
+import { request } from "../../../common/http.ts";
+import type { DeviceTypeKey, EntityMapping } from "./types.ts";
+
+export interface MappingInput {
+  matterDeviceType: DeviceTypeKey | null;
+  customName: string | null;
+  disabled: boolean;
+}
+
+const path = (bridgeId: string, entityId?: string) =>
+  `api/entity-mappings/${encodeURIComponent(bridgeId)}${entityId ? `/${encodeURIComponent(entityId)}` : ""}`;
+
+export const listMappings = (bridgeId: string, signal?: AbortSignal) =>
+  request<{ bridgeId: string; mappings: EntityMapping[] }>(path(bridgeId), { signal });
+export const putMapping = (bridgeId: string, entityId: string, input: MappingInput) =>
+  request<EntityMapping>(path(bridgeId, entityId), { method: "PUT", body: input });
+export const deleteMapping = (bridgeId: string, entityId: string) =>
+  request<void>(path(bridgeId, entityId), { method: "DELETE" });

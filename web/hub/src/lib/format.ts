@@ -1,0 +1,54 @@
+/** Formats a manual pairing code for reading aloud: 11 digits as 4-3-4, 21 digits as 4-3-4-4-3-3. */
+export function formatManualCode(code: string): string {
+  const digits = code.replace(/\D/g, "");
+  if (digits.length === 11) return `${digits.slice(0, 4)}-${digits.slice(4, 7)}-${digits.slice(7)}`;
+  if (digits.length === 21) {
+    return [
+      digits.slice(0, 4),
+      digits.slice(4, 7),
+      digits.slice(7, 11),
+      digits.slice(11, 15),
+      digits.slice(15, 18),
+      digits.slice(18),
+    ].join("-");
+  }
+  return code;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 && unit > 0 ? 1 : 0)} ${units[unit]}`;
+}
+
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return `${d}d ${h}h`;
+  if (h > 0) return `${h}h ${m}m`;
+  if (m > 0) return `${m}m ${s % 60}s`;
+  return `${s}s`;
+}
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+export function formatClock(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString();
+}
+
+/** Human label for a snake_case key: `color_temperature_light` → "Color temperature light". */
+export function humanize(key: string): string {
+  const text = key.replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

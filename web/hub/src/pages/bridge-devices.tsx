@@ -1,0 +1,302 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { bridgeDevices } from "../api/bridges.ts";
+import { deleteMapping, listMappings, putMapping } from "../api/mappings.ts";
+import type { Bridge, BridgeDeviceInfo, DeviceTypeKey, EntityMapping } from "../api/types.ts";
+import { attempt } from "../components/notify.tsx";
+import { Card, Empty, ErrorMessage, Field, Loading, Pager } from "../components/ui.tsx";
+import { useAsync, useDebounced, useInterval } from "../lib/use-async.ts";
+import { S } from "../strings.ts";
+
+type Tab = "exposed" | "skipped" | "failed";
+const PAGE = 100;
+const DEVICE_TYPES = Object.keys(S.deviceTypes) as DeviceTypeKey[];
+
+const typeLabel = (key: string | null) => (key ? (S.deviceTypes[key as DeviceTypeKey] ?? key) : "—");
+
+function MappingEditor({
+  bridgeId,
+  device,
+  mapping,
+  onDone,
+}: {
+  bridgeId: string;
+  device: BridgeDeviceInfo;
+  mapping: EntityMapping | undefined;
+  onDone: (changed: boolean) => void;
+}) {
+  const [type, setType] = useState<string>(mapping?.matterDeviceType ?? "");
+  const [name, setName] = useState(mapping?.customName ?? "");
+  const [disabled, setDisabled] = useState(mapping?.disabled ?? false);
+  const [busy, setBusy] = useState(false);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    const ok = await attempt(
+      S.common.save,
+      () =>
+        putMapping(bridgeId, device.entityId, {
+          matterDeviceType: (type || null) as DeviceTypeKey | null,
+          customName: name.trim() || null,
+          disabled,
+        }),
+      S.devices.mappingSaved(device.entityId),
+    );
+    setBusy(false);
+    if (ok) onDone(true);
+  };
+  const reset = async () => {
+    setBusy(true);
+    const ok = await attempt(
+      S.devices.resetMapping,
+      async () => {
+        await deleteMapping(bridgeId, device.entityId);
+        return true;
+      },
+      S.devices.mappingReset(device.entityId),
+    );
+    setBusy(false);
+    if (ok) onDone(true);
+  };
+  return (
+    <form
+      class="mapping-editor"
+      onSubmit={save}
+      aria-label={S.devices.mappingTitle(device.entityId)}
+      data-testid="mapping-editor"
+    >
+      <Field label={S.devices.deviceType}>
+        {(props) => (
+          <select {...props} value={type} onChange={(e) => setType(e.currentTarget.value)}>
+            <option value="">{S.devices.automatic}</option>
+            {DEVICE_TYPES.map((key) => (
+              <option key={key} value={key}>
+                {S.deviceTypes[key]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={S.devices.customName} hint={S.devices.customNameHint}>
+        {(props) => (
+          <input
+            {...props}
+            type="text"
+            maxLength={32}
+            value={name}
+            placeholder={device.name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <label class="check">
+        <input type="checkbox" checked={disabled} onChange={(e) => setDisabled(e.currentTarget.checked)} />
+        {S.devices.disabled}
+      </label>
+      <div class="button-row">
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          {S.common.save}
+        </button>
+        {mapping ? (
+          <button type="button" class="btn" disabled={busy} onClick={reset}>
+            {S.devices.resetMapping}
+          </button>
+        ) : null}
+        <button type="button" class="btn btn-plain" onClick={() => onDone(false)}>
+          {S.common.cancel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function DeviceRow({
+  device,
+  tab,
+  mapping,
+  editing,
+  onEdit,
+}: {
+  device: BridgeDeviceInfo;
+  tab: Tab;
+  mapping: EntityMapping | undefined;
+  editing: boolean;
+  onEdit: () => void;
+}) {
+  return (
+    <tr data-entity-id={device.entityId} data-testid="device-row">
+      <td data-label={S.devices.name}>
+        <span class="device-name">{mapping?.customName || device.name}</span>
+        <code class="muted small">{device.entityId}</code>
+      </td>
+      {tab === "exposed" ? (
+        <>
+          <td data-label={S.devices.type}>{typeLabel(device.deviceType)}</td>
+          <td data-label={S.devices.state} data-testid="device-state">
+            {device.state ?? "—"}
+          </td>
+          <td>
+            <span class={`pill ${device.reachable ? "pill-ok" : "pill-bad"}`}>
+              {device.reachable ? S.devices.reachable : S.devices.unreachable}
+            </span>
+          </td>
+        </>
+      ) : (
+        <>
+          <td data-label={S.devices.state}>{device.state ?? "—"}</td>
+          <td data-label={S.devices.reason} class={tab === "failed" ? "error-text" : undefined}>
+            {device.skipped ?? device.failed}
+          </td>
+        </>
+      )}
+      <td>
+        {mapping ? <span class="pill">{S.devices.mapped}</span> : null}
+        <button
+          type="button"
+          class="btn btn-small"
+          aria-expanded={editing}
+          aria-label={S.devices.editMapping(device.entityId)}
+          onClick={onEdit}
+        >
+          {S.common.edit}
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** The bridge's devices: exposed ones with their Matter type, state and reachability; skipped and failed ones with why. */
+export function BridgeDevices({ bridge }: { bridge: Bridge }) {
+  const devices = useAsync((signal) => bridgeDevices(bridge.id, signal), [bridge.id]);
+  const mappings = useAsync((signal) => listMappings(bridge.id, signal), [bridge.id]);
+  const [tab, setTab] = useState<Tab>("exposed");
+  const [query, setQuery] = useState("");
+  const [offset, setOffset] = useState(0);
+  const [editing, setEditing] = useState<string | null>(null);
+  const needle = useDebounced(query.trim().toLowerCase(), 200);
+
+  // No push carries entity states, so the list is re-read while visible: often for small bridges, rarely for huge ones.
+  const total = devices.data?.total ?? 0;
+  useInterval(() => devices.reload(true), total > 1000 ? 15_000 : 3000);
+  // A pushed bridge change (devices added, removed, re-mapped) re-reads at once.
+  const signature = `${bridge.status}|${bridge.deviceCount}|${bridge.updatedAt ?? ""}`;
+  useEffect(() => devices.reload(true), [signature]);
+  useEffect(() => setOffset(0), [tab, needle]);
+
+  const groups = useMemo(() => {
+    const all = devices.data?.devices ?? [];
+    return {
+      exposed: all.filter((d) => d.deviceType !== null && !d.skipped && !d.failed),
+      skipped: all.filter((d) => d.skipped),
+      failed: all.filter((d) => d.failed),
+    };
+  }, [devices.data]);
+  const mappingOf = useMemo(() => new Map((mappings.data?.mappings ?? []).map((m) => [m.entityId, m])), [mappings.data]);
+  const rows = useMemo(
+    () =>
+      needle ? groups[tab].filter((d) => d.entityId.includes(needle) || d.name.toLowerCase().includes(needle)) : groups[tab],
+    [groups, tab, needle],
+  );
+  const visible = rows.slice(offset, offset + PAGE);
+  const columns = tab === "exposed" ? 5 : 4;
+
+  const tabs: [Tab, string][] = [
+    ["exposed", S.devices.exposed(groups.exposed.length)],
+    ["skipped", S.devices.skipped(groups.skipped.length)],
+    ["failed", S.devices.failed(groups.failed.length)],
+  ];
+
+  return (
+    <Card title={S.devices.title} data-testid="devices">
+      {devices.error ? <ErrorMessage error={devices.error} onRetry={() => devices.reload()} /> : null}
+      {mappings.error ? <ErrorMessage error={mappings.error} onRetry={() => mappings.reload()} /> : null}
+      {!devices.data && !devices.error ? <Loading /> : null}
+      {devices.data ? (
+        <>
+          <div class="tabs" role="tablist" aria-label={S.devices.title}>
+            {tabs.map(([key, label]) => (
+              <button
+                key={key}
+                type="button"
+                role="tab"
+                id={`tab-${key}`}
+                aria-selected={tab === key}
+                aria-controls="devices-panel"
+                class={`tab ${tab === key ? "active" : ""}`}
+                onClick={() => setTab(key)}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+          <div id="devices-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+            <div class="toolbar">
+              <input
+                type="search"
+                aria-label={S.devices.filter}
+                placeholder={S.devices.filter}
+                value={query}
+                onInput={(e) => setQuery(e.currentTarget.value)}
+              />
+              <span class="muted small">{S.devices.polled}</span>
+            </div>
+            {rows.length === 0 ? (
+              <Empty title={tab === "exposed" && !needle ? S.devices.emptyExposed : S.devices.empty} />
+            ) : (
+              <table class="table responsive">
+                <thead>
+                  <tr>
+                    <th scope="col">{S.devices.name}</th>
+                    {tab === "exposed" ? (
+                      <>
+                        <th scope="col">{S.devices.type}</th>
+                        <th scope="col">{S.devices.state}</th>
+                        <th scope="col">{S.devices.reachable}</th>
+                      </>
+                    ) : (
+                      <>
+                        <th scope="col">{S.devices.state}</th>
+                        <th scope="col">{S.devices.reason}</th>
+                      </>
+                    )}
+                    <th scope="col">{S.devices.mapping}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {visible.map((device) => [
+                    <DeviceRow
+                      key={device.entityId}
+                      device={device}
+                      tab={tab}
+                      mapping={mappingOf.get(device.entityId)}
+                      editing={editing === device.entityId}
+                      onEdit={() => setEditing(editing === device.entityId ? null : device.entityId)}
+                    />,
+                    editing === device.entityId ? (
+                      <tr key={`${device.entityId}-edit`} class="edit-row">
+                        <td colSpan={columns}>
+                          <MappingEditor
+                            bridgeId={bridge.id}
+                            device={device}
+                            mapping={mappingOf.get(device.entityId)}
+                            onDone={(changed) => {
+                              setEditing(null);
+                              if (changed) {
+                                mappings.reload(true);
+                                devices.reload(true);
+                              }
+                            }}
+                          />
+                        </td>
+                      </tr>
+                    ) : null,
+                  ])}
+                </tbody>
+              </table>
+            )}
+            <Pager total={rows.length} offset={offset} limit={PAGE} onChange={setOffset} label={S.devices.title} />
+          </div>
+        </>
+      ) : null}
+    </Card>
+  );
+}
