@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import type { WebSocket } from "ws";
 import { createDemoHome, generateHome } from "../../hub/src/ha-simulator/index.ts";
+import { eventually } from "../../hub/test/support/test-context.ts";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
 import { startIngressProxy } from "./support/ingress-proxy.ts";
 import { ARTIFACTS, startUiWorld, type UiWorld } from "./support/ui-world.ts";
@@ -226,12 +227,7 @@ describe("hub UI under the ingress path (demo home, real hub, headless Chromium)
     await page.getByTestId("log-line").filter({ hasText: marker }).waitFor({ timeout: 5000 });
   });
 
-  it("downloads a backup (when the hub offers /api/backup)", async (t) => {
-    const probe = await world.api("GET", "/api/backup/download");
-    if (probe.status === 404) {
-      t.skip("GET /api/backup/download does not exist on the hub yet");
-      return;
-    }
+  it("downloads a backup", async () => {
     await go(page, "/backup");
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-backup").click()]);
     const path = await download.path();
@@ -330,39 +326,67 @@ describe("hub UI under the ingress path (demo home, real hub, headless Chromium)
     }
   });
 
-  it("renders the pages of endpoints still being built from their spec shapes (mocked: lock PINs, restore preview)", async () => {
-    const { page: mock } = await world.newPage();
-    const locks = (await world.api<{ entities: { entity_id: string }[] }>("GET", "/api/home-assistant/entities?domain=lock"))
-      .body;
-    const first = locks.entities[0]!.entity_id;
-    await mock.route("**/api/lock-credentials", (route) =>
-      route.fulfill({ json: { credentials: [{ entityId: first, enabled: true, hasPin: true }] } }),
+  it("sets, disables and clears a lock PIN (hashed by the hub, never shown again)", async () => {
+    const locks = (
+      await world.api<{ entities: { entity_id: string; name: string }[] }>("GET", "/api/home-assistant/entities?domain=lock")
+    ).body.entities;
+    const lock = locks[0]!;
+    const name = lock.name;
+    await go(page, "/locks");
+    const card = page.getByTestId("lock-card").filter({ hasText: name }).first();
+    await card.getByText("No PIN").waitFor();
+    const pinField = card.getByLabel(`New PIN for ${name}`);
+    await pinField.fill("12");
+    await pinField.blur();
+    await card.getByText("Use 4 to 8 digits").waitFor();
+    assert.equal((await world.api("GET", `/api/lock-credentials/${lock.entity_id}`)).status, 404, "nothing saved");
+
+    await pinField.fill("482913");
+    await card.getByRole("button", { name: "Set PIN" }).click();
+    await page.getByText(`PIN of ${name} saved`).first().waitFor();
+    await card.getByText("PIN set").waitFor();
+    assert.equal(await pinField.inputValue(), "", "the PIN is not kept in the form");
+    const saved = await world.api<Record<string, unknown>>("GET", `/api/lock-credentials/${lock.entity_id}`);
+    assert.equal(saved.body.enabled, true);
+    assert.ok(!JSON.stringify(saved.body).includes("482913"), "the API never returns the PIN");
+
+    await card.getByLabel(`Require the PIN for ${name}`).uncheck();
+    await eventually(
+      async () =>
+        (await world.api<{ enabled: boolean }>("GET", `/api/lock-credentials/${lock.entity_id}`)).body.enabled === false,
     );
-    await mock.route("**/api/backup/restore/preview", (route) =>
-      route.fulfill({
-        json: {
-          version: 1,
-          createdAt: "2026-11-01T10:00:00.000Z",
-          includesIdentity: true,
-          entityMappings: 3,
-          bridges: [
-            { id: "b1", name: "Living room", exists: true },
-            { id: "b2", name: "Garden", exists: false },
-          ],
-        },
-      }),
-    );
-    await mock.goto(`${world.proxy.url}#/locks`);
-    await settled(mock);
-    await mock.getByTestId("lock-card").first().waitFor();
-    await mock.getByText("PIN set").first().waitFor();
-    await mock.screenshot({ path: join(ARTIFACTS, "locks-mocked-light-desktop.png") });
-    await go(mock, "/backup");
-    await mock
-      .getByLabel("Backup file")
-      .setInputFiles({ name: "backup.zip", mimeType: "application/zip", buffer: Buffer.from("PK") });
-    await mock.getByTestId("restore-preview").getByText("Garden").waitFor();
-    await mock.screenshot({ path: join(ARTIFACTS, "backup-mocked-light-desktop.png") });
+    await page.screenshot({ path: join(ARTIFACTS, "locks-pin-light-desktop.png") });
+
+    await card.getByRole("button", { name: "Clear PIN" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Clear PIN" }).click();
+    await page.getByText(`PIN of ${name} cleared`).first().waitFor();
+    await card.getByText("No PIN").waitFor();
+    assert.equal((await world.api("GET", `/api/lock-credentials/${lock.entity_id}`)).status, 404);
+  });
+
+  it("previews a restore of a downloaded backup before anything changes", async () => {
+    await go(page, "/backup");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-backup").click()]);
+    const zip = readFileSync(await download.path());
+    const before = (await world.api<{ id: string }[]>("GET", "/api/matter/bridges")).body;
+
+    await page.getByLabel("Backup file").setInputFiles({ name: "backup.zip", mimeType: "application/zip", buffer: zip });
+    const preview = page.getByTestId("restore-preview");
+    await preview.getByText("Lights").first().waitFor();
+    await preview.getByText("replaced").first().waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, "backup-preview-light-desktop.png") });
+
+    await page.getByLabel("Backup file").setInputFiles({
+      name: "broken.zip",
+      mimeType: "application/zip",
+      buffer: Buffer.from("PK this is not a zip"),
+    });
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /invalid backup/i })
+      .first()
+      .waitFor();
+    assert.deepEqual((await world.api<{ id: string }[]>("GET", "/api/matter/bridges")).body, before, "nothing changed");
   });
 
   it("saves screenshots of every main page, light and dark, desktop and phone", async () => {

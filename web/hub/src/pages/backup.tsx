@@ -94,7 +94,11 @@ function Restore() {
     if (!chosen) return;
     setBusy(true);
     try {
-      setPreview(await previewRestore(chosen, { includeIdentity }));
+      // The hub refuses includeIdentity for a backup made without identities: ask without it first, and again with
+      // it only when the archive has identities and the operator wants them.
+      let next = await previewRestore(chosen, { includeIdentity: false });
+      if (includeIdentity && next.manifest.includesIdentity) next = await previewRestore(chosen, { includeIdentity: true });
+      setPreview(next);
     } catch (failure) {
       setError(failure);
     } finally {

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { listEntities } from "../api/home-assistant.ts";
 import { deleteLockCredential, listLockCredentials, setLockEnabled, setLockPin } from "../api/transfer.ts";
 import type { HaEntity, LockCredential } from "../api/types.ts";
@@ -22,6 +22,12 @@ function LockCard({
   const [pin, setPin] = useState("");
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
+  const enabled = pendingEnabled ?? credential?.enabled ?? false;
+  // The optimistic value stands until the reloaded credential agrees with it.
+  useEffect(() => {
+    if (pendingEnabled !== null && credential?.enabled === pendingEnabled) setPendingEnabled(null);
+  }, [credential?.enabled, pendingEnabled]);
   const name = lock.name;
   const invalid = touched && !PIN.test(pin);
   const errorId = `pin-error-${lock.entity_id}`;
@@ -44,10 +50,13 @@ function LockCard({
     }
   };
   const toggle = async (enabled: boolean) => {
+    // Shown at once; back to the hub's value if the hub refuses.
+    setPendingEnabled(enabled);
     setBusy(true);
     const ok = await attempt(S.locks.enabled, () => setLockEnabled(lock.entity_id, enabled));
     setBusy(false);
     if (ok) onChange();
+    else setPendingEnabled(null);
   };
   const clear = async () => {
     if (
@@ -96,7 +105,7 @@ function LockCard({
       ) : null}
       {credential?.hasPin ? (
         <label class="check">
-          <input type="checkbox" checked={credential.enabled} disabled={busy} onChange={(e) => toggle(e.currentTarget.checked)} />
+          <input type="checkbox" checked={enabled} disabled={busy} onChange={(e) => toggle(e.currentTarget.checked)} />
           {S.locks.enabledLabel(name)}
         </label>
       ) : null}
