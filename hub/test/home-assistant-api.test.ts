@@ -91,7 +91,31 @@ describe("/api/home-assistant", () => {
       one.body.entities.map((e) => e.entity_id).sort(),
       [...withEntities.entity_ids].sort().filter((id) => hub.homeAssistant.model.entityIds().has(id)),
     );
-    assert.equal((await get("/devices/no-such-device")).status, 404);
+    const missing = await get<{ error: string }>("/devices/no-such-device");
+    assert.equal(missing.status, 404);
+    assert.deepEqual(Object.keys(missing.body), ["error"]);
+    assert.match(missing.body.error, /no-such-device/);
+  });
+
+  it("filters devices by area and by a search over name, manufacturer and model", async () => {
+    const model = hub.homeAssistant.model;
+    const inArea = [...model.devices.values()].find((d) => d.area_id)!;
+    const byArea = await get<{ devices: { id: string; area_id: string }[]; total: number }>(
+      `/devices?area=${inArea.area_id}&limit=500`,
+    );
+    const expected = [...model.devices.values()].filter((d) => d.area_id === inArea.area_id).map((d) => d.id);
+    assert.deepEqual(byArea.body.devices.map((d) => d.id).sort(), expected.sort());
+    assert.ok(byArea.body.total < model.devices.size);
+
+    const name = (inArea.name_by_user ?? inArea.name)!;
+    const bySearch = await get<{ devices: { id: string }[] }>(`/devices?search=${encodeURIComponent(name.toUpperCase())}`);
+    assert.ok(
+      bySearch.body.devices.some((d) => d.id === inArea.id),
+      "search is case-insensitive",
+    );
+    const none = await get<{ devices: unknown[]; total: number }>("/devices?search=zz-no-such-device-zz");
+    assert.deepEqual([none.body.devices, none.body.total], [[], 0]);
+    assert.equal((await get("/devices?limit=501")).status, 400);
   });
 
   it("counts entities per domain", async () => {
@@ -101,12 +125,23 @@ describe("/api/home-assistant", () => {
     assert.ok(body.domains.find((d) => d.domain === "light")!.count > 0);
   });
 
-  it("refreshes the registries on request", async () => {
+  it("refreshes the registries on request, recovering from a missed registry event", async () => {
+    const model = hub.homeAssistant.model;
+    const total = model.entityIds().size;
+    const registered = [...model.entities.values()].find((e) => e.entity_id.startsWith("light."))!;
+    // As if the hub had missed HA's entity_registry_updated events: one entry gone, another stale.
+    model.removeEntity(registered.entity_id);
+    const other = [...model.entities.values()].find((e) => e.entity_id.startsWith("switch."))!;
+    model.upsertEntity({ ...other, name: "Stale name" });
+    assert.equal(model.entities.has(registered.entity_id), false);
+
     const response = await app.request("/api/home-assistant/refresh", { method: "POST" });
     assert.equal(response.status, 200);
     const body = (await response.json()) as { refreshed: boolean; entities: number };
     assert.equal(body.refreshed, true);
-    assert.equal(body.entities, hub.homeAssistant.model.entityIds().size);
+    assert.equal(body.entities, total);
+    assert.deepEqual(model.entities.get(registered.entity_id), registered, "the missing entry is back");
+    assert.equal(model.entities.get(other.entity_id)?.name, other.name, "the stale entry is current again");
   });
 
   it("finds the button entities of the same device", async () => {

@@ -105,4 +105,31 @@ describe("HomeAssistantModel", () => {
     model.removeEntity("sensor.t");
     assert.deepEqual([...model.entityIdsOfDevice("d1")], ["light.a"]);
   });
+
+  it("reports an area or label rename only for the entities that carry it (own, or through their device)", () => {
+    const model = new HomeAssistantModel();
+    const area = (area_id: string, name: string) => ({ area_id, name, picture: null, aliases: [], labels: [] }) as never;
+    const label = (label_id: string, name: string) => ({ label_id, name, color: null, icon: null, description: null }) as never;
+    const registries = (kitchen: string, night: string) => ({
+      entities: [
+        entity("light.a", { device_id: "d1" }),
+        entity("light.b", { area_id: "kitchen" }),
+        entity("switch.c", { labels: ["night"] }),
+        entity("switch.d", { device_id: "d2" }),
+        entity("sensor.e", { area_id: "office" }),
+      ],
+      devices: [device("d1", "kitchen"), { ...device("d2", null), labels: ["night"] }],
+      areas: [area("kitchen", kitchen), area("office", "Office")],
+      labels: [label("night", night)],
+    });
+    model.setRegistries(registries("Kitchen", "Night"));
+    const changes: string[][] = [];
+    model.onStructure((ids) => changes.push([...ids].sort()));
+    model.setRegistries(registries("Cuisine", "Night"));
+    assert.deepEqual(changes.splice(0), [["light.a", "light.b"]]);
+    model.setRegistries(registries("Cuisine", "Nuit"));
+    assert.deepEqual(changes.splice(0), [["switch.c", "switch.d"]]);
+    model.setRegistries(registries("Cuisine", "Nuit"));
+    assert.deepEqual(changes.splice(0), [], "nothing changed, nothing reported");
+  });
 });

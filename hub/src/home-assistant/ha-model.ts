@@ -124,14 +124,26 @@ export class HomeAssistantModel {
     this.#entitiesByDevice.clear();
     for (const entry of incoming.values()) this.#putEntity(entry);
 
-    const areasChanged = !same([...this.areas.values()], registries.areas);
-    const labelsChanged = !same([...this.labels.values()], registries.labels);
+    const areasChanged = changedIds(this.areas, registries.areas, (area) => area.area_id);
+    const labelsChanged = changedIds(this.labels, registries.labels, (label) => label.label_id);
     this.areas.clear();
     for (const area of registries.areas) this.areas.set(area.area_id, area);
     this.labels.clear();
     for (const label of registries.labels) this.labels.set(label.label_id, label);
-    // An area or label rename changes filter matches by name: every entity carrying one is affected.
-    if (areasChanged || labelsChanged) for (const id of this.entityIds()) affected.add(id);
+    // An area or label rename changes filter matches by name: the entities carrying that area (their own or their
+    // device's) or that label are affected, not every entity (each affected entity is re-checked by every bridge).
+    if (areasChanged.size > 0 || labelsChanged.size > 0) {
+      for (const [id, entry] of this.entities) {
+        const device = entry.device_id ? this.devices.get(entry.device_id) : undefined;
+        const area = entry.area_id ?? device?.area_id;
+        if (
+          (area && areasChanged.has(area)) ||
+          entry.labels?.some((label) => labelsChanged.has(label)) ||
+          device?.labels?.some((label) => labelsChanged.has(label))
+        )
+          affected.add(id);
+      }
+    }
     this.lastUpdated = Date.now();
     this.#emitStructure(affected);
   }
@@ -184,4 +196,17 @@ export class HomeAssistantModel {
     if (entityIds.size === 0) return;
     for (const listener of [...this.#structureListeners]) listener(entityIds);
   }
+}
+
+/** Ids added, removed or changed between a registry map and its new list. */
+function changedIds<T>(current: ReadonlyMap<string, T>, incoming: readonly T[], idOf: (entry: T) => string): Set<string> {
+  const changed = new Set<string>();
+  const seen = new Set<string>();
+  for (const entry of incoming) {
+    const id = idOf(entry);
+    seen.add(id);
+    if (!same(current.get(id), entry)) changed.add(id);
+  }
+  for (const id of current.keys()) if (!seen.has(id)) changed.add(id);
+  return changed;
 }
