@@ -17,8 +17,15 @@ log() { printf '[run.sh] %s\n' "$*" >&2; }
 
 have_bashio() { [ -f /usr/lib/bashio/bashio.sh ] || command -v bashio >/dev/null 2>&1; }
 
-# option KEY: prints the add-on option's value, or nothing when it is unset or null.
+USE_BASHIO=0
+
+# option KEY: prints the add-on option's value, or nothing when it is unset or null (bashio's reader in the add-on,
+# node's JSON parser elsewhere).
 option() {
+  if [ "$USE_BASHIO" = 1 ]; then
+    if bashio::config.has_value "$1"; then bashio::config "$1"; fi
+    return 0
+  fi
   node -e '
     const o = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const v = o[process.argv[2]];
@@ -40,6 +47,7 @@ if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
   if have_bashio && [ "$SUPERVISOR_API" = http://supervisor ]; then
     # shellcheck disable=SC1091
     source /usr/lib/bashio/bashio.sh
+    USE_BASHIO=1
     ingress_port=$(bashio::addon.ingress_port)
     portal_port=$(bashio::addon.port "8483/tcp" || true)
   else
