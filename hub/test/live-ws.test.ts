@@ -167,6 +167,20 @@ describe("WebSocket /api/ws on the real hub", { timeout: 60_000 }, () => {
     assert.equal(client.queue.filter((m) => m.type.startsWith("diagnostic_")).length, 0, "no diagnostics after unsubscribing");
   });
 
+  it("streams Home Assistant connection loss and recovery to diagnostics subscribers", async () => {
+    client.send({ type: "subscribe_diagnostics" });
+    await client.next((m) => m.type === "diagnostic_snapshot");
+    sim.dropConnections();
+    const lost = await client.next(
+      (m) => m.type === "diagnostic_event" && (m.data as { type: string }).type === "ha_disconnected",
+    );
+    assert.equal((lost.data as { level: string }).level, "warn");
+    await client.next((m) => m.type === "diagnostic_event" && (m.data as { type: string }).type === "ha_connected", 15_000);
+    client.send({ type: "unsubscribe_diagnostics" });
+    await sleep(50);
+    client.queue.length = 0;
+  });
+
   it("answers ping with pong, reports malformed and unknown messages without closing, and pings every interval", async () => {
     client.queue.length = 0;
     client.send({ type: "ping" });
