@@ -9,6 +9,7 @@ import type { LiveChannel } from "./live/live-channel.ts";
 import type { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
 import type { MetricsSources } from "./metrics/metrics-sources.ts";
+import type { PluginService } from "./plugins/plugin-service.ts";
 import type { RecoveryService } from "./recovery/recovery-service.ts";
 
 /** What the health record reports about the services the hub depends on. */
@@ -33,6 +34,8 @@ export interface HubContext {
   readonly bridges: BridgeService;
   readonly mappings: EntityMappingStore;
   readonly lockCredentials: LockCredentialService;
+  /** Installed plugin packages, built-ins, and the plugin host of each bridge (`/api/plugins`). */
+  readonly plugins: PluginService;
   readonly diagnostics: DiagnosticBus;
   readonly recovery: RecoveryService;
   readonly live: LiveChannel;

@@ -20,6 +20,7 @@ import { LockCredentialService } from "./lock-credentials/lock-credential-servic
 import type { LogRing } from "./logs/log-ring.ts";
 import { MatterBridgeRuntime } from "./matter/bridge-runtime.ts";
 import { createMatterEnvironment } from "./matter/matter-environment.ts";
+import { PluginService, type PluginTuning } from "./plugins/plugin-service.ts";
 import { RecoveryService } from "./recovery/recovery-service.ts";
 import { SettingsFile } from "./recovery/settings-file.ts";
 
@@ -33,6 +34,8 @@ export interface HubOptions {
   actionTimeoutMs?: number;
   /** Test tuning: the live channel's server ping interval (30 s by default). */
   livePingIntervalMs?: number;
+  /** Test tuning of the plugin system: short lifecycle time-out and retry delay, private npm settings, a fake clock. */
+  plugins?: PluginTuning;
   /** Restarts the hub in-process (main.ts: `restartable`); after a restore. */
   requestRestart?: () => unknown;
 }
@@ -90,6 +93,16 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       log: log.child({ component: "lock-credentials" }),
     });
     await lockCredentials.load();
+    // Before the bridges (their runtimes get a plugin host each) and stopped after them: a bridge shuts its plugins
+    // down while it stops. start() loads the package records; lost package folders are reinstalled in the background.
+    const plugins = new PluginService({
+      dataDir: config.dataDir,
+      log: log.child({ component: "plugins" }),
+      homeAssistant,
+      ...options.plugins,
+    });
+    await plugins.start();
+    stops.unshift(() => plugins.stop());
     const bridgeLog = log.child({ component: "bridges" });
     const bridges = new BridgeService(
       new BridgeStore(config.dataDir),
@@ -103,6 +116,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
             identities: (id) => new EndpointIdentities(config.dataDir, id),
             log: bridgeLog,
             version,
+            plugins: plugins.forBridge,
           },
           onChange,
         ),
@@ -113,6 +127,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
         await rm(join(matterPath, `${id}.controllers.json`), { force: true });
         await rm(new EndpointIdentities(config.dataDir, id).path, { force: true });
         await mappings.deleteAll(id);
+        await plugins.removeBridge(id);
       },
     );
     stops.unshift(() => bridges.stop());
@@ -147,6 +162,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       bridges,
       mappings,
       lockCredentials,
+      plugins,
       diagnostics,
       recovery,
       live,

@@ -3,6 +3,7 @@ import { runMain, type Started } from "../../lib/run-main.ts";
 import { loadHubConfig } from "./config.ts";
 import { createHubLogger } from "./logs/hub-logger.ts";
 import { LogRing } from "./logs/log-ring.ts";
+import { installRejectionGuard } from "./plugins/rejection-guard.ts";
 
 /** Composition root of the hub: config once, the logger, then the hub (hub.ts); stopped in reverse on SIGTERM/SIGINT. */
 async function start(): Promise<Started> {
@@ -11,6 +12,9 @@ async function start(): Promise<Started> {
   const logRing = new LogRing();
   const log = createHubLogger({ level: config.logLevel, ring: logRing, base: config.demo ? { demo: true } : {} });
   const version = readAppVersion(repoRoot);
+  // Once per process (not per hub: a restore rebuilds the hub in-process): a plugin's stray promise rejection is
+  // logged instead of ending the process (hub-plugins.md "Errors").
+  const removeRejectionGuard = installRejectionGuard(process, log);
   // Loaded only once the configuration is valid: matter.js takes a while to import, a typo should fail at once.
   const { createHub } = await import("./hub.ts");
   const { restartable } = await import("./backup/restartable.ts");
@@ -42,6 +46,7 @@ async function start(): Promise<Started> {
     async stop(reason) {
       log.info({ reason }, "stopping");
       await hubs.stop();
+      removeRejectionGuard();
       logRing.close();
       log.info("stopped");
       log.flush();

@@ -13,6 +13,7 @@ import { liveRoutes } from "../live/live.routes.ts";
 import { lockCredentialRoutes } from "../lock-credentials/lock-credentials.routes.ts";
 import { logsRoutes } from "../logs/logs.routes.ts";
 import { metricsRoutes } from "../metrics/metrics.routes.ts";
+import { pluginRoutes } from "../plugins/plugins.routes.ts";
 import { recoveryRoutes } from "../recovery/recovery.routes.ts";
 import { systemRoutes } from "../system/system.routes.ts";
 import { hubErrorHandler, hubNotFound } from "./errors.ts";
@@ -39,6 +40,7 @@ export function createHubApp(ctx: HubContext): Hono {
   app.route("/api/matter", bridgeRoutes(ctx.bridges, ctx.homeAssistant.model));
   app.route("/api/entity-mappings", entityMappingRoutes(ctx.mappings, ctx.bridges));
   app.route("/api/lock-credentials", lockCredentialRoutes(ctx.lockCredentials));
+  app.route("/api/plugins", pluginRoutes(ctx.plugins, ctx.bridges));
   app.route("/api/logs", logsRoutes(ctx.logs));
   app.route("/api/metrics", metricsRoutes(ctx.metrics));
   app.route("/api/system", systemRoutes({ dataDir: ctx.config.dataDir, mdnsInterface: ctx.config.mdnsInterface }));

@@ -1,13 +1,13 @@
 /**
  * Installs plugin packages into their own npm prefix, `<HUB_DATA_DIR>/plugin-packages` (its own package.json and
- * node_modules, isolated from the hub's): from the registry by name, from an uploaded `.tgz` (kept under
- * `uploads/` so it can be reinstalled), or as a symlink to a local folder. Every package is checked before it is
- * recorded (manifest, no bundled matter.js) and removed again when the check fails. One operation at a time.
+ * node_modules, isolated from the hub's): from the registry by name, from an uploaded `.tgz` (kept in
+ * `plugin-uploads/` so it can be reinstalled), or as a symlink to a local folder. Every package is checked before
+ * it is recorded (manifest, no bundled matter.js) and removed again when the check fails. One operation at a time.
  */
-import { access, lstat, mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { access, lstat, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 import type { Logger } from "../../../lib/logger.ts";
-import { SerialWriter } from "../storage/atomic-file.ts";
+import { SerialWriter, writeFileAtomic } from "../storage/atomic-file.ts";
 import {
   type CheckedManifest,
   checkManifest,
@@ -18,11 +18,11 @@ import {
   refuseOwnMatter,
 } from "./manifest.ts";
 import type { NpmRunner } from "./npm-runner.ts";
-import type { InstalledPackage, PackageRegistry, PackageSource } from "./package-registry.ts";
+import type { InstalledPackage, PackagePaths, PackageRegistry, PackageSource } from "./package-registry.ts";
 import { readPackageArchive } from "./tar-reader.ts";
 
 export interface InstallerOptions {
-  prefix: string;
+  paths: PackagePaths;
   npm: NpmRunner;
   registry: PackageRegistry;
   /** Names of built-in plugins: no package may take them. */
@@ -51,13 +51,14 @@ export class PluginInstaller {
 
   /** Where a package's files are (a folder, or the symlink of a local one). */
   packageDir(name: string): string {
-    return join(this.#options.prefix, "node_modules", ...name.split("/"));
+    return join(this.#options.paths.prefix, "node_modules", ...name.split("/"));
   }
 
   installFromRegistry(spec: string): Promise<InstalledPackage> {
     const { name } = parsePackageSpec(spec);
     return this.#queue.run(async () => {
       await this.#refuseName(name);
+      await this.#checkPublished(spec.trim(), name);
       const manifest = await this.#npmInstall(spec.trim(), name);
       return this.#record(manifest, { type: "registry", spec: spec.trim() });
     });
@@ -81,9 +82,9 @@ export class PluginInstaller {
         /[^A-Za-z0-9._-]/g,
         "_",
       );
-      await mkdir(join(this.#options.prefix, "uploads"), { recursive: true });
-      await writeFile(join(this.#options.prefix, "uploads", file), archive);
-      const manifest = await this.#npmInstall(`./uploads/${file}`, checked.name);
+      await mkdir(this.#options.paths.uploads, { recursive: true });
+      await writeFile(join(this.#options.paths.uploads, file), archive);
+      const manifest = await this.#npmInstall(join(this.#options.paths.uploads, file), checked.name);
       return this.#record(manifest, { type: "upload", file });
     });
   }
@@ -105,28 +106,37 @@ export class PluginInstaller {
     return this.#queue.run(async () => {
       const record = this.#options.registry.get(name);
       if (record?.source.type === "local") await rm(this.packageDir(name), { force: true });
-      else await this.#options.npm.run(["uninstall", name], this.#options.prefix);
-      if (record?.source.type === "upload") await rm(join(this.#options.prefix, "uploads", record.source.file), { force: true });
+      else await this.#options.npm.run(["uninstall", name], this.#options.paths.prefix);
+      if (record?.source.type === "upload") await rm(join(this.#options.paths.uploads, record.source.file), { force: true });
       await this.#options.registry.delete(name);
       await this.#relinkLocal();
     });
   }
 
+  /** True when a recorded package's folder is gone (or holds no package). */
+  async missing(record: InstalledPackage): Promise<boolean> {
+    return !(await exists(join(this.packageDir(record.name), "package.json")));
+  }
+
   /** Reinstalls a recorded package whose folder is gone; resolves with the reason when that is not possible. */
   restore(record: InstalledPackage): Promise<string | undefined> {
     return this.#queue.run(async () => {
-      if (await exists(join(this.packageDir(record.name), "package.json"))) return undefined;
+      if (!(await this.missing(record))) return undefined;
       this.#options.log.warn({ plugin: record.name, source: record.source }, `plugin ${record.name} is missing: reinstalling it`);
       try {
         const source = record.source;
         if (source.type === "local") {
           if (!(await exists(join(source.path, "package.json")))) return `the linked folder ${source.path} is gone`;
           await this.#link(record.name, source.path);
-        } else if (source.type === "upload") {
-          if (!(await exists(join(this.#options.prefix, "uploads", source.file))))
-            return `the uploaded archive ${source.file} is gone`;
-          await this.#npmInstall(`./uploads/${source.file}`, record.name);
-        } else await this.#npmInstall(source.spec, record.name);
+          return undefined;
+        }
+        const spec = source.type === "upload" ? join(this.#options.paths.uploads, source.file) : source.spec;
+        if (source.type === "upload" && !(await exists(spec))) return `the uploaded archive ${source.file} is gone`;
+        // npm installs everything its package.json lists: another lost package whose source fails (a registry out
+        // of reach) must not take this one down with it, so only packages that are present stay listed.
+        await this.#listOnlyPresent();
+        await this.#npmInstall(spec, record.name);
+        this.#options.log.info({ plugin: record.name }, `plugin ${record.name} reinstalled`);
         return undefined;
       } catch (error) {
         return (error as Error).message;
@@ -135,28 +145,47 @@ export class PluginInstaller {
   }
 
   async #prepare(): Promise<void> {
-    const manifest = join(this.#options.prefix, "package.json");
+    const manifest = join(this.#options.paths.prefix, "package.json");
     if (await exists(manifest)) return;
-    await mkdir(this.#options.prefix, { recursive: true });
+    await mkdir(this.#options.paths.prefix, { recursive: true });
     const pkg = { name: "matter-hub-plugins", private: true, description: "Plugins installed by Matter Hub", dependencies: {} };
     await writeFile(manifest, `${JSON.stringify(pkg, null, 2)}\n`);
+  }
+
+  /**
+   * The published manifest is checked before anything is downloaded: a package that brings matter.js would
+   * otherwise pull all of it in only to be refused (or fail on npm's own terms, with a less useful message).
+   */
+  async #checkPublished(spec: string, name: string): Promise<void> {
+    await this.#prepare();
+    const output = await this.#options.npm.run(["view", spec, "--json"], this.#options.paths.prefix);
+    let viewed: unknown;
+    try {
+      viewed = JSON.parse(output || "null");
+    } catch {
+      return; // npm's output changed: the checks after the install still apply
+    }
+    if (Array.isArray(viewed)) viewed = viewed.at(-1);
+    if (viewed === null || viewed === undefined)
+      throw new PluginPackageError(`no published version of ${name} matches "${spec}"`);
+    checkManifest(viewed, spec);
   }
 
   /** npm install, then the checks; a package that fails them is uninstalled again. */
   async #npmInstall(spec: string, name: string): Promise<CheckedManifest> {
     await this.#prepare();
     try {
-      await this.#options.npm.run(["install", "--save", spec], this.#options.prefix);
+      await this.#options.npm.run(["install", "--save", spec], this.#options.paths.prefix);
     } finally {
       await this.#relinkLocal();
     }
     try {
       const manifest = await readManifest(this.packageDir(name));
       if (manifest.name !== name) throw new PluginPackageError(`the package installed as ${name} calls itself ${manifest.name}`);
-      await refuseInstalledMatter(name, [this.packageDir(name), this.#options.prefix]);
+      await refuseInstalledMatter(name, [this.packageDir(name), this.#options.paths.prefix]);
       return manifest;
     } catch (error) {
-      await this.#options.npm.run(["uninstall", name], this.#options.prefix).catch(() => undefined);
+      await this.#options.npm.run(["uninstall", name], this.#options.paths.prefix).catch(() => undefined);
       await this.#relinkLocal();
       throw error;
     }
@@ -191,6 +220,21 @@ export class PluginInstaller {
     await rm(target, { force: true });
     await mkdir(dirname(target), { recursive: true });
     await symlink(path, target, "dir");
+  }
+
+  /** Drops dependencies whose folder is missing from npm's package.json (see {@link restore}). */
+  async #listOnlyPresent(): Promise<void> {
+    const path = join(this.#options.paths.prefix, "package.json");
+    const text = await readFile(path, "utf8").catch(() => undefined);
+    if (text === undefined) return;
+    const pkg = JSON.parse(text) as { dependencies?: Record<string, string> };
+    const dependencies = pkg.dependencies ?? {};
+    const present: Record<string, string> = {};
+    for (const [name, spec] of Object.entries(dependencies)) {
+      if (await exists(join(this.packageDir(name), "package.json"))) present[name] = spec;
+    }
+    if (Object.keys(present).length === Object.keys(dependencies).length) return;
+    await writeFileAtomic(path, `${JSON.stringify({ ...pkg, dependencies: present }, null, 2)}\n`, 0o644);
   }
 
   /** npm prunes what its package.json does not list, local links included: put them back after every run. */

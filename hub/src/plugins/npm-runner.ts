@@ -62,6 +62,9 @@ export function createNpmRunner(options: NpmOptions = {}): NpmRunner {
           },
           (error, stdout, stderr) => {
             if (!error) return resolve(stdout);
+            if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+              return reject(new NpmError(`npm ${args[0]} failed: npm (${command}) is not installed on this system`));
+            }
             const reason = errorTail(String(stderr)) || error.message;
             reject(new NpmError(`npm ${args.join(" ")} failed: ${reason}`));
           },

@@ -1,8 +1,9 @@
 /**
- * The record of installed plugin packages, `<HUB_DATA_DIR>/plugin-packages/installed.json`: name, version and
- * where each came from, so a package whose folder is lost (a recreated container) is reinstalled from the same
- * source at start. npm's own `package.json` in that folder lists registry and upload installs too, but not local
- * links (hub-plugins.md: linked folders are not recorded in the package dependencies).
+ * The record of installed plugin packages, `<HUB_DATA_DIR>/plugin-packages.json`: name, version and where each came
+ * from, so a package whose folder is lost is reinstalled from the same source at start. It lives outside the npm
+ * folder (`plugin-packages/`), as do uploaded archives (`plugin-uploads/`): that folder can be lost or deleted as a
+ * whole and is rebuilt. npm's own `package.json` there lists registry and upload installs, but not local links
+ * (hub-plugins.md: linked folders are not recorded in the package dependencies).
  */
 import { join } from "node:path";
 import { readJsonFile, SerialWriter, writeFileAtomic } from "../storage/atomic-file.ts";
@@ -11,7 +12,7 @@ import { readJsonFile, SerialWriter, writeFileAtomic } from "../storage/atomic-f
 export type PackageSource =
   /** `npm install <spec>` from the registry. */
   | { type: "registry"; spec: string }
-  /** An uploaded archive kept under `plugin-packages/uploads/<file>`. */
+  /** An uploaded archive kept as `plugin-uploads/<file>`. */
   | { type: "upload"; file: string }
   /** A symlink to a local folder (development). */
   | { type: "local"; path: string };
@@ -25,6 +26,24 @@ export interface InstalledPackage {
   hubPluginApiVersion: number | null;
 }
 
+/** Where installed plugins live under the data dir (docs/plugins.md "Folders"). */
+export interface PackagePaths {
+  /** The npm prefix: its own package.json and node_modules, isolated from the hub's; disposable. */
+  prefix: string;
+  /** The record of installed packages. */
+  record: string;
+  /** Uploaded archives, kept to reinstall from. */
+  uploads: string;
+}
+
+export function packagePaths(dataDir: string): PackagePaths {
+  return {
+    prefix: join(dataDir, "plugin-packages"),
+    record: join(dataDir, "plugin-packages.json"),
+    uploads: join(dataDir, "plugin-uploads"),
+  };
+}
+
 interface RegistryFile {
   version: 1;
   packages: Record<string, InstalledPackage>;
@@ -35,8 +54,8 @@ export class PackageRegistry {
   readonly #writer = new SerialWriter();
   #packages = new Map<string, InstalledPackage>();
 
-  constructor(prefix: string) {
-    this.#path = join(prefix, "installed.json");
+  constructor(path: string) {
+    this.#path = path;
   }
 
   async load(): Promise<void> {

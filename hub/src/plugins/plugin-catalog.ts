@@ -9,13 +9,13 @@ import { HUB_PLUGIN_API_VERSION } from "./api.ts";
 import type { BridgePluginHost } from "./bridge-plugin-host.ts";
 import { PluginInstaller } from "./installer.ts";
 import type { NpmRunner } from "./npm-runner.ts";
-import { type InstalledPackage, PackageRegistry } from "./package-registry.ts";
+import { type InstalledPackage, type PackagePaths, PackageRegistry } from "./package-registry.ts";
 import { instantiatePlugin, type LoadedPlugin, loadPluginPackage } from "./plugin-loader.ts";
 import { type BuiltinPluginDefinition, builtinSource, type PluginSource } from "./plugin-source.ts";
 
 export interface PluginCatalogOptions {
-  /** The npm prefix of installed plugins, `<HUB_DATA_DIR>/plugin-packages`. */
-  prefix: string;
+  /** The npm prefix, the record and the uploads (package-registry.ts {@link packagePaths}). */
+  paths: PackagePaths;
   builtins: readonly BuiltinPluginDefinition[];
   npm: NpmRunner;
   log: Logger;
@@ -35,13 +35,14 @@ export class PluginCatalog {
   readonly #loaded = new Map<string, LoadedPlugin>();
   readonly #unavailable = new Map<string, string>();
   readonly #restartRequired = new Set<string>();
+  readonly #reinstalling = new Set<string>();
   #ready: Promise<void> = Promise.resolve();
 
   constructor(options: PluginCatalogOptions) {
     this.#options = options;
-    this.#registry = new PackageRegistry(options.prefix);
+    this.#registry = new PackageRegistry(options.paths.record);
     this.#installer = new PluginInstaller({
-      prefix: options.prefix,
+      paths: options.paths,
       npm: options.npm,
       registry: this.#registry,
       reservedNames: options.builtins.map((builtin) => builtin.name),
@@ -51,6 +52,9 @@ export class PluginCatalog {
 
   async load(): Promise<void> {
     await this.#registry.load();
+    for (const record of this.#registry.list()) {
+      if (await this.#installer.missing(record)) this.#reinstalling.add(record.name);
+    }
     this.#ready = this.#restoreAll();
   }
 
@@ -75,7 +79,11 @@ export class PluginCatalog {
   packages() {
     return this.#registry.list().map((record) => ({
       ...record,
-      status: this.#unavailable.has(record.name) ? "unavailable" : "installed",
+      status: this.#reinstalling.has(record.name)
+        ? "reinstalling"
+        : this.#unavailable.has(record.name)
+          ? "unavailable"
+          : "installed",
       error: this.#unavailable.get(record.name) ?? null,
       apiVersionMismatch: record.hubPluginApiVersion !== HUB_PLUGIN_API_VERSION,
       loadedVersion: this.#loaded.get(record.name)?.version ?? null,
@@ -119,7 +127,9 @@ export class PluginCatalog {
 
   async #restoreAll(): Promise<void> {
     for (const record of this.#registry.list()) {
-      const reason = await this.#installer.restore(record);
+      if (!this.#reinstalling.has(record.name)) continue;
+      const reason = await this.#installer.restore(record).catch((error: unknown) => (error as Error).message);
+      this.#reinstalling.delete(record.name);
       if (!reason) continue;
       this.#unavailable.set(record.name, reason);
       this.#options.log.error({ plugin: record.name }, `plugin ${record.name} could not be reinstalled: ${reason}`);

@@ -2,22 +2,24 @@
  * The hub's plugin system (hub-plugins.md): installed packages, built-in plugins, and one plugin host per bridge
  * (made through {@link PluginService.forBridge}, the factory MatterBridgeDeps.plugins takes). Created once in
  * hub.ts; nothing here is a module singleton. Package operations and per-bridge operations are in
- * {@link PluginCatalog} and the routes; this class ties them together and owns the process-level guard.
+ * {@link PluginCatalog} and the routes; this class ties them together. The process-level guard against unhandled
+ * rejections (rejection-guard.ts) belongs to the process, so main.ts installs it once, not this service: the hub
+ * is rebuilt in-process after a restore.
  */
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
 import type { Logger } from "../../../lib/logger.ts";
 import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
 import type { PluginBridgeSeam, PluginHostForBridge } from "../matter/plugin-devices/seam.ts";
 import { BridgePluginHost } from "./bridge-plugin-host.ts";
+import type { ApplianceCloudClient } from "./builtin/appliance-cloud/cloud-client.ts";
 import { defaultBuiltinPlugins } from "./builtin/builtin-plugins.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { LIFECYCLE_TIMEOUT_MS } from "./lifecycle-call.ts";
 import { createNpmRunner, type NpmOptions } from "./npm-runner.ts";
+import { packagePaths } from "./package-registry.ts";
 import { PluginCatalog } from "./plugin-catalog.ts";
 import { bridgePluginsDir } from "./plugin-files.ts";
 import type { BuiltinPluginDefinition } from "./plugin-source.ts";
-import { installRejectionGuard, type RejectionSource } from "./rejection-guard.ts";
 
 export interface PluginServiceOptions {
   dataDir: string;
@@ -26,6 +28,8 @@ export interface PluginServiceOptions {
   homeAssistant?: HomeAssistantService;
   /** Replaces the default built-ins (tests). */
   builtins?: BuiltinPluginDefinition[];
+  /** The appliance cloud plugin's client, one per instance; default the VeSync-style client (tests: a simulated cloud). */
+  cloudClient?: () => ApplianceCloudClient;
   clock?: Clock;
   /** Per lifecycle call; default 10 s (tests use a short one). */
   lifecycleTimeoutMs?: number;
@@ -34,9 +38,10 @@ export interface PluginServiceOptions {
   /** Largest accepted `.tgz` upload; default 20 MiB. */
   uploadLimitBytes?: number;
   npm?: NpmOptions;
-  /** Where unhandled rejections are caught; default `process`. */
-  rejections?: RejectionSource;
 }
+
+/** What HubOptions may tune (tests): everything but the hub's own services. */
+export type PluginTuning = Partial<Omit<PluginServiceOptions, "dataDir" | "log" | "homeAssistant">>;
 
 export const DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024;
 
@@ -47,7 +52,6 @@ export class PluginService {
   readonly #options: PluginServiceOptions;
   readonly #log: Logger;
   readonly #clock: Clock;
-  #removeGuard: (() => void) | undefined;
 
   constructor(options: PluginServiceOptions) {
     this.#options = options;
@@ -56,9 +60,11 @@ export class PluginService {
     this.uploadLimitBytes = options.uploadLimitBytes ?? DEFAULT_UPLOAD_LIMIT;
     const builtins =
       options.builtins ??
-      (options.homeAssistant ? defaultBuiltinPlugins({ homeAssistant: options.homeAssistant, log: options.log }) : []);
+      (options.homeAssistant
+        ? defaultBuiltinPlugins({ homeAssistant: options.homeAssistant, log: options.log, cloudClient: options.cloudClient })
+        : []);
     this.catalog = new PluginCatalog({
-      prefix: join(options.dataDir, "plugin-packages"),
+      paths: packagePaths(options.dataDir),
       builtins,
       npm: createNpmRunner(options.npm),
       log: options.log,
@@ -66,15 +72,13 @@ export class PluginService {
     });
   }
 
-  /** Installs the rejection guard, loads the package records and reinstalls lost packages in the background. */
+  /** Loads the package records and reinstalls lost packages in the background. */
   async start(): Promise<void> {
-    this.#removeGuard ??= installRejectionGuard(this.#options.rejections ?? process, this.#log);
     await this.catalog.load();
   }
 
+  /** Waits for a background reinstall (bridges, and so their plugins, are stopped before this). */
   async stop(): Promise<void> {
-    this.#removeGuard?.();
-    this.#removeGuard = undefined;
     await this.catalog.idle();
   }
 

@@ -10,6 +10,7 @@ import type { HubContext } from "../../src/context.ts";
 import type { HomeAssistantService } from "../../src/home-assistant/home-assistant-service.ts";
 import { createHub, type Hub } from "../../src/hub.ts";
 import { LogRing } from "../../src/logs/log-ring.ts";
+import type { PluginTuning } from "../../src/plugins/plugin-service.ts";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -25,13 +26,20 @@ export interface TestHub {
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
+export interface TestHubOptions {
+  ha?: { url: string; token: string };
+  env?: Record<string, string>;
+  start?: boolean;
+  dataDir?: string;
+  /** Plugin system tuning (short lifecycle time-out, private npm cache...), passed through HubOptions. */
+  plugins?: PluginTuning;
+}
+
 /**
  * The real hub (hub.ts wiring) for in-process tests: real config parsing, a memory-backed logger, a temporary data
  * dir (or the given one), and Home Assistant at `ha` (a simulator). `start` connects to HA and starts bridges.
  */
-export async function createTestHub(
-  options: { ha?: { url: string; token: string }; env?: Record<string, string>; start?: boolean; dataDir?: string } = {},
-): Promise<TestHub> {
+export async function createTestHub(options: TestHubOptions = {}): Promise<TestHub> {
   const { log, lines } = memoryLogger("debug");
   const ha = options.ha ?? { url: "http://127.0.0.1:9", token: "unused" };
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "hub-test-"));
@@ -46,6 +54,7 @@ export async function createTestHub(
     version: "9.9.9",
     haRunningPollMs: 100,
     actionTimeoutMs: 2000,
+    plugins: options.plugins,
   });
   if (options.start) hub.start();
   return {

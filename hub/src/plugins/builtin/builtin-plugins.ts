@@ -15,7 +15,7 @@ export interface BuiltinDeps {
   /** How the security plugin reaches Home Assistant. */
   openHa: HaAccessFactory;
   /** A cloud client per appliance-cloud instance; default the VeSync-style client against the vendor's API. */
-  cloudClient?: () => ApplianceCloudClient;
+  cloudClient?: (() => ApplianceCloudClient) | undefined;
 }
 
 export function builtinPlugins(deps: BuiltinDeps): BuiltinPluginDefinition[] {
@@ -38,6 +38,10 @@ export function builtinPlugins(deps: BuiltinDeps): BuiltinPluginDefinition[] {
 }
 
 /** The built-ins as hub.ts gets them: the security plugin shares the hub's Home Assistant connection. */
-export function defaultBuiltinPlugins(options: { homeAssistant: HomeAssistantService; log: Logger }): BuiltinPluginDefinition[] {
-  return builtinPlugins({ openHa: haAccessFactory(options.homeAssistant, options.log) });
+export function defaultBuiltinPlugins(options: {
+  homeAssistant: HomeAssistantService;
+  log: Logger;
+  cloudClient?: (() => ApplianceCloudClient) | undefined;
+}): BuiltinPluginDefinition[] {
+  return builtinPlugins({ openHa: haAccessFactory(options.homeAssistant, options.log), cloudClient: options.cloudClient });
 }
