@@ -538,4 +538,45 @@ describe("plugins in the real hub, through the HTTP API and a Matter controller"
     assert.equal(await exists(join(dataDir, "plugin-uploads", upload)), false);
     assert.equal(await exists(join(dataDir, "plugin-packages", "node_modules", EXAMPLE)), false);
   });
+
+  it("restores a backup on a fresh hub: packages come back from their recorded sources, an upload must be sent again", async () => {
+    assert.equal((await upload(await pack(EXAMPLE_PLUGIN_DIR))).status, 201);
+    const download = await hub.app.request("/api/backup/download");
+    assert.equal(download.status, 200);
+    const zip = new Uint8Array(await download.arrayBuffer());
+    const starts = JSON.parse(await readFile(join(dataDir, "plugins", bridge.id, "registry-plugin", "storage.json"), "utf8"));
+    await hub.stop();
+
+    dataDir = join(work, "fresh");
+    await startHub();
+    const form = new FormData();
+    form.append("file", new Blob([zip]), "backup.zip");
+    const restored = await hub.app.request("/api/backup/restore", { method: "POST", body: form });
+    assert.equal(restored.status, 200, await restored.clone().text());
+    await hub.stop();
+    await startHub();
+    await waitForStatus(call, bridge.id, "running");
+    const packages = await eventually(async () => {
+      const body = await list();
+      return body.packages.every((p) => p.status !== "reinstalling") ? body.packages : undefined;
+    }, 30_000);
+    assert.deepEqual(
+      packages.map((p) => [p.name, p.source.type, p.status]),
+      [
+        ["hanging-plugin", "local", "installed"],
+        ["hub-plugin-example", "upload", "unavailable"],
+        ["mapper-one", "local", "installed"],
+        ["mapper-two", "local", "installed"],
+        ["registry-plugin", "registry", "installed"],
+      ],
+    );
+    assert.match(packages[1]?.error ?? "", /the uploaded archive hub-plugin-example-1\.0\.0\.tgz is gone/);
+    // Enablement and storage came with the backup: the registry plugin runs on the restored bridge and counts on.
+    await until("registry-plugin", (p) => p.state === "running" && p.devices.length === 1, 20_000);
+    const storage = join(dataDir, "plugins", bridge.id, "registry-plugin", "storage.json");
+    assert.equal(JSON.parse(await readFile(storage, "utf8")).starts, starts.starts + 1);
+    // Uploading the archive again makes the example available.
+    assert.equal((await upload(await pack(EXAMPLE_PLUGIN_DIR))).status, 201);
+    assert.equal((await list()).packages.find((p) => p.name === EXAMPLE)?.status, "installed");
+  });
 });

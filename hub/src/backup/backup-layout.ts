@@ -3,6 +3,8 @@
  * decides both what a backup takes and what a restore accepts; everything else is refused on restore.
  *
  *   bridges.json, entity-mappings.json, lock-credentials.json, settings.json      configuration (when present)
+ *   plugin-packages.json                                                           installed plugin packages and
+ *                                                                                  their sources (reinstalled at start)
  *   plugins/<bridgeId>/<plugin>/…                                                  plugin configuration
  *   matter/<bridgeId>/…, matter/<bridgeId>.controllers.json, identities/<bridgeId>.json
  *                                                                                  Matter identity (optional)
@@ -11,11 +13,18 @@
  * storage, and one without the other could put a device on another device's endpoint number.
  *
  * Never: `secrets.json` anywhere (plugin passwords), `node_modules` (npm plugin folders), `auth.json` (the
- * hub's login), matter.js lock/pid/temp files, hidden files, `backups/`, anything of an unknown bridge id.
+ * hub's login), matter.js lock/pid/temp files, hidden files, `backups/`, anything of an unknown bridge id, the
+ * npm folder `plugin-packages/` and uploaded archives `plugin-uploads/` (packages are reinstalled from the record).
  */
 
 export const MANIFEST_PATH = "manifest.json";
-export const CONFIG_FILES = ["bridges.json", "entity-mappings.json", "lock-credentials.json", "settings.json"] as const;
+export const CONFIG_FILES = [
+  "bridges.json",
+  "entity-mappings.json",
+  "lock-credentials.json",
+  "settings.json",
+  "plugin-packages.json",
+] as const;
 export const BRIDGES_FILE = "bridges.json";
 
 /** Same rule as an imported bridge id: ids become folder and file names. */
