@@ -1,0 +1,127 @@
+/**
+ * `npm run bench` (inside the private network namespace): measures the hub and the portal against a reference
+ * built in the same run, scenario by scenario, each measurement in fresh child processes; writes
+ * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issue 11.
+ *
+ *   npm run bench -- [--scenario startup|latency|load|portal] [--quick] [--repeats N] [--runtime compiled|tsx]
+ *                    [--profile] [--verbose]
+ *
+ * --quick: tiny sizes and one repeat (a smoke run of every code path, not numbers to quote).
+ * --runtime: `compiled` (default) measures the JavaScript `tsc` emits, as production runs it; `tsx` the sources.
+ * --profile: write `--cpu-prof` profiles of every measured process to bench/results/profiles/.
+ */
+import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import { BUILD_DIR, REPO, RESULTS_DIR, type Runtime } from "./lib/paths.ts";
+import { machine, type Row, table, writeResult } from "./lib/report.ts";
+import type { SuiteContext, SuiteOutput } from "./suites/context.ts";
+import { latencySuite } from "./suites/latency.ts";
+import { loadSuite } from "./suites/load.ts";
+import { portalSuite } from "./suites/portal.ts";
+import { startupSuite } from "./suites/startup.ts";
+
+const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteOutput>> = {
+  startup: startupSuite,
+  latency: latencySuite,
+  load: loadSuite,
+  portal: portalSuite,
+};
+
+const { values } = parseArgs({
+  options: {
+    scenario: { type: "string", multiple: true },
+    quick: { type: "boolean", default: false },
+    repeats: { type: "string" },
+    runtime: { type: "string", default: "compiled" },
+    profile: { type: "boolean", default: false },
+    verbose: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+if (values.help) {
+  console.log(
+    "npm run bench -- [--scenario startup|latency|load|portal]... [--quick] [--repeats N] [--runtime compiled|tsx] [--profile] [--verbose]",
+  );
+  process.exit(0);
+}
+const names = values.scenario?.length ? values.scenario : Object.keys(SUITES);
+for (const name of names) {
+  if (!SUITES[name]) {
+    console.error(`unknown scenario "${name}"; expected one of ${Object.keys(SUITES).join(", ")}`);
+    process.exit(2);
+  }
+}
+if (values.runtime !== "compiled" && values.runtime !== "tsx") {
+  console.error('--runtime must be "compiled" or "tsx"');
+  process.exit(2);
+}
+const repeats = values.repeats === undefined ? undefined : Number(values.repeats);
+if (repeats !== undefined && (!Number.isInteger(repeats) || repeats < 1)) {
+  console.error("--repeats must be a positive integer");
+  process.exit(2);
+}
+if (process.env.NETNS_ISOLATED !== "1") {
+  console.error("run the benchmark through `npm run bench` (it starts Matter nodes inside a private network namespace)");
+  process.exit(2);
+}
+
+const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** Compiles hub, portal and reference to dist/bench as production's `npm run build:server` does (own outDir). */
+function build(): Runtime {
+  log(`compiling to ${BUILD_DIR} (bench/tsconfig.build.json)`);
+  const result = spawnSync(`${REPO}node_modules/.bin/tsc`, ["-p", `${REPO}bench/tsconfig.build.json`], {
+    cwd: REPO,
+    encoding: "utf8",
+  });
+  if (result.status === 0) return "compiled";
+  log(`the build failed, measuring the TypeScript sources through tsx instead:\n${result.stdout}${result.stderr}`);
+  return "tsx";
+}
+
+let runtime: Runtime = values.runtime;
+if (runtime === "compiled") runtime = build();
+const ctx: SuiteContext = {
+  quick: values.quick,
+  runtime,
+  repeats,
+  profileDir: values.profile ? `${RESULTS_DIR}/profiles` : undefined,
+  verbose: values.verbose,
+  log,
+};
+
+const allRows: Row[] = [];
+let failed = false;
+for (const name of names) {
+  const startedAt = new Date().toISOString();
+  const before = machine(runtime);
+  const began = performance.now();
+  try {
+    const output = await (SUITES[name] as (ctx: SuiteContext) => Promise<SuiteOutput>)(ctx);
+    const path = writeResult(name, {
+      scenario: name,
+      quick: ctx.quick,
+      startedAt,
+      durationS: Math.round((performance.now() - began) / 1000),
+      machine: { ...before, loadAverageAfter: machine(runtime).loadAverage },
+      rows: output.rows,
+      data: output.data,
+    });
+    allRows.push(...output.rows);
+    log(`${name}: done in ${Math.round((performance.now() - began) / 1000)} s → ${path}`);
+    console.log(`\n## ${name}\n\n${table(output.rows)}`);
+  } catch (error) {
+    failed = true;
+    log(`${name} FAILED: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+const targets = allRows.filter((r) => r.verdict !== "-");
+if (targets.length > 0) {
+  console.log(`\n## targets\n\n${table(targets)}`);
+  const missed = targets.filter((r) => r.verdict === "MISS").length;
+  console.log(
+    `\n${targets.length - missed} of ${targets.length} targets met${ctx.quick ? " (quick run: sizes too small to judge)" : ""}`,
+  );
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,145 @@
+/**
+ * Scenario 3, one run: HA state changes at `rate` per second, round-robin over every entity of the home, for
+ * `durationS` seconds, with a controller subscribed to everything. Measured in the subject: CPU time, event-loop
+ * delay (p99, monitorEventLoopDelay), memory after a forced GC before and after. At the controller: once a second
+ * a probe light (outside the load) is toggled and the time to its report is recorded (lag over time), and after the
+ * last change the time until the final value of every changed on/off device has been reported (drain).
+ * The reference receives the attribute writes of the changes to exposed entities (a plain bridge has no others).
+ */
+
+import { changeStream } from "../lib/changes.ts";
+import { runDriver } from "../lib/driver.ts";
+import { lightsOf, nextReport, ON_OFF, openSession, type SessionJob } from "../lib/session.ts";
+import { sleep } from "../lib/world.ts";
+import type { ProbeLoop, ProbeMemory } from "../sut-probe.ts";
+
+export interface LoadJob extends SessionJob {
+  rate: number;
+  durationS: number;
+}
+
+export interface LoadResult {
+  rate: number;
+  durationS: number;
+  /** Changes sent per second (HA changes for the hub, attribute writes for the reference). */
+  achievedRate: number;
+  changesSent: number;
+  entitiesChanged: number;
+  cpuPercent: number;
+  loop: ProbeLoop;
+  probeLagMs: { at: number; ms: number }[];
+  drainMs: number | null;
+  reportsReceived: number;
+  memoryBefore: ProbeMemory;
+  memoryAfter: ProbeMemory;
+  exposed: { entityId: string; deviceType: string }[][];
+}
+
+const TICK_MS = 10;
+
+runDriver<LoadJob, LoadResult>(async (job) => {
+  const session = await openSession(job);
+  const [probe] = lightsOf(session, 1);
+  if (!probe) throw new Error("no light to probe with");
+  const probeEndpoint = session.exposed.get(probe)?.endpoint;
+  const stream = changeStream(session.sim.getStates(), session.exposed, new Set([probe]));
+
+  // Last value of each on/off endpoint as reported, and as last sent, for the drain measurement.
+  const reported = new Map<number, unknown>();
+  let reportsReceived = 0;
+  session.onReport((report) => {
+    reportsReceived++;
+    if (report.clusterId === ON_OFF && report.attribute === "onOff") reported.set(report.endpoint, report.value);
+  });
+  const expected = new Map<number, boolean>();
+
+  let probeOn = job.subject === "hub" && session.sim.getState(probe)?.state === "on";
+  const probeOnce = async (): Promise<number> => {
+    probeOn = !probeOn;
+    const target = probeOn;
+    const arrived = nextReport(
+      session,
+      (r) => r.endpoint === probeEndpoint && r.clusterId === ON_OFF && r.attribute === "onOff" && r.value === target,
+      60_000,
+    );
+    const started = performance.now();
+    session.apply([{ entityId: probe, state: target ? "on" : "off", patch: { onOff: { onOff: target } } }]);
+    return (await arrived) - started;
+  };
+  await probeOnce();
+  await sleep(1000);
+
+  const memoryBefore = await session.subject.memory(true);
+  await session.subject.resetLoopDelay();
+  const cpuBefore = await session.subject.cpu();
+  const started = performance.now();
+  const end = started + job.durationS * 1000;
+  let sent = 0;
+  let applied = 0;
+  const probeLagMs: { at: number; ms: number }[] = [];
+  const probes: Promise<void>[] = [];
+  let nextProbe = started + 1000;
+  while (performance.now() < end) {
+    const now = performance.now();
+    const due = Math.floor(((now - started) / 1000) * job.rate);
+    const batch = [];
+    while (sent < due) {
+      const change = stream.next();
+      sent++;
+      batch.push(change);
+      const endpoint = session.exposed.get(change.entityId)?.endpoint;
+      if (endpoint !== undefined && change.patch && "onOff" in change.patch) {
+        expected.set(endpoint, change.state === "on");
+      }
+      if (job.subject === "hub" || change.patch) applied++;
+    }
+    if (batch.length > 0) session.apply(batch);
+    if (now >= nextProbe) {
+      nextProbe += 1000;
+      const at = now - started;
+      probes.push(probeOnce().then((ms) => void probeLagMs.push({ at, ms })));
+    }
+    await sleep(TICK_MS);
+  }
+  const stoppedAt = performance.now();
+  const cpuAfter = await session.subject.cpu();
+  const loop = await session.subject.loopDelay();
+
+  // Drain: every on/off endpoint shows the last value sent.
+  let drainMs: number | null = null;
+  const drainDeadline = stoppedAt + 60_000;
+  while (performance.now() < drainDeadline) {
+    let done = true;
+    for (const [endpoint, value] of expected) {
+      if (reported.get(endpoint) !== value) {
+        done = false;
+        break;
+      }
+    }
+    if (done) {
+      drainMs = performance.now() - stoppedAt;
+      break;
+    }
+    await sleep(5);
+  }
+  await Promise.allSettled(probes);
+  await sleep(1000);
+  const memoryAfter = await session.subject.memory(true);
+  const wallMs = stoppedAt - started;
+  const cpuMs = cpuAfter.userMs + cpuAfter.systemMs - (cpuBefore.userMs + cpuBefore.systemMs);
+  return {
+    rate: job.rate,
+    durationS: job.durationS,
+    achievedRate: applied / (wallMs / 1000),
+    changesSent: applied,
+    entitiesChanged: stream.entityCount,
+    cpuPercent: (cpuMs / wallMs) * 100,
+    loop,
+    probeLagMs: probeLagMs.sort((a, b) => a.at - b.at),
+    drainMs,
+    reportsReceived,
+    memoryBefore,
+    memoryAfter,
+    exposed: [session.exposedList],
+  };
+});

@@ -1,0 +1,25 @@
+import type { Runtime } from "../lib/paths.ts";
+import type { Row } from "../lib/report.ts";
+
+/** What run.ts hands every suite. */
+export interface SuiteContext {
+  quick: boolean;
+  runtime: Runtime;
+  /** Overrides the suite's number of repeats. */
+  repeats: number | undefined;
+  /** Folder for `--cpu-prof` profiles of the measured processes, when profiling. */
+  profileDir: string | undefined;
+  verbose: boolean;
+  log(message: string): void;
+}
+
+export interface SuiteOutput {
+  rows: Row[];
+  /** Parameters and every raw measurement, for the JSON file. */
+  data: object;
+}
+
+/** A profile folder per run, so profiles of different runs never mix. */
+export function profileFolder(ctx: SuiteContext, name: string): string | undefined {
+  return ctx.profileDir ? `${ctx.profileDir}/${name}` : undefined;
+}

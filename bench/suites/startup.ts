@@ -1,0 +1,156 @@
+/** Suite 1: start-up and memory, hub and reference interleaved run by run, medians over the repeats. */
+import { runJob } from "../lib/jobs.ts";
+import { type Row, row } from "../lib/report.ts";
+import { MB, median } from "../lib/stats.ts";
+import type { StartupJob, StartupResult } from "../scenarios/startup.ts";
+import { profileFolder, type SuiteContext, type SuiteOutput } from "./context.ts";
+
+interface Case {
+  entities: number;
+  bridges: number;
+}
+
+const FULL: Case[] = [
+  { entities: 50, bridges: 1 },
+  { entities: 200, bridges: 1 },
+  { entities: 500, bridges: 1 },
+  { entities: 1000, bridges: 1 },
+  { entities: 1000, bridges: 4 },
+];
+const QUICK: Case[] = [
+  { entities: 20, bridges: 1 },
+  { entities: 40, bridges: 2 },
+];
+
+const label = (c: Case) => (c.bridges === 1 ? `1 bridge × ${c.entities}` : `${c.bridges} bridges × ${c.entities / c.bridges}`);
+
+export async function startupSuite(ctx: SuiteContext): Promise<SuiteOutput> {
+  const cases = ctx.quick ? QUICK : FULL;
+  const repeats = ctx.repeats ?? (ctx.quick ? 1 : 3);
+  const runs: { case: Case; hub: StartupResult[]; reference: StartupResult[] }[] = [];
+  for (const c of cases) {
+    const entry = { case: c, hub: [] as StartupResult[], reference: [] as StartupResult[] };
+    runs.push(entry);
+    let exposed: StartupResult["exposed"];
+    for (let r = 0; r < repeats; r++) {
+      for (const subject of ["hub", "reference"] as const) {
+        ctx.log(`startup: ${label(c)}, ${subject}, run ${r + 1}/${repeats}`);
+        const job: StartupJob = {
+          subject,
+          entities: c.entities,
+          bridges: c.bridges,
+          runtime: ctx.runtime,
+          commission: true,
+          ...(subject === "reference" ? { exposed } : {}),
+          ...(profileFolder(ctx, `startup-${c.entities}x${c.bridges}-${subject}-${r + 1}`)
+            ? { cpuProfDir: profileFolder(ctx, `startup-${c.entities}x${c.bridges}-${subject}-${r + 1}`) }
+            : {}),
+          verbose: ctx.verbose,
+        };
+        const result = await runJob<StartupResult>("startup", job, 20 * 60_000, ctx.verbose);
+        if (subject === "hub") exposed ??= result.exposed;
+        entry[subject].push(result);
+      }
+    }
+  }
+  return { rows: summarize(runs), data: { cases, repeats, runs } };
+}
+
+function summarize(runs: { case: Case; hub: StartupResult[]; reference: StartupResult[] }[]): Row[] {
+  const rows: Row[] = [];
+  const med = (results: StartupResult[], pick: (r: StartupResult) => number | undefined) => {
+    const values = results.map(pick).filter((v): v is number => v !== undefined);
+    return values.length ? median(values) : null;
+  };
+  const perCase = new Map<string, { hubStart: number; refStart: number; hubRss: number; refRss: number }>();
+  for (const { case: c, hub, reference } of runs) {
+    const kase = `${label(c)} (${hub[0]?.devices.reduce((a, b) => a + b, 0) ?? "?"} devices)`;
+    const hubStart = med(hub, (r) => r.allReadyMs / 1000);
+    const refStart = med(reference, (r) => r.allReadyMs / 1000);
+    const isAnchor = c.entities === 500 && c.bridges === 1;
+    rows.push(
+      row(
+        "startup",
+        kase,
+        "start → all bridges running",
+        "s",
+        hubStart,
+        refStart,
+        isAnchor && hubStart !== null && refStart !== null
+          ? { text: "≤ 1.15× reference", pass: hubStart <= 1.15 * refStart }
+          : undefined,
+      ),
+    );
+    const mem = (results: StartupResult[], key: "start" | "startGc" | "subscribed" | "subscribedGc", field: "rss" | "heapUsed") =>
+      med(results, (r) => (r.memory[key]?.[field] ?? Number.NaN) / MB);
+    const hubRss = mem(hub, "start", "rss");
+    const refRss = mem(reference, "start", "rss");
+    rows.push(
+      row(
+        "startup",
+        kase,
+        "RSS after start",
+        "MB",
+        hubRss,
+        refRss,
+        isAnchor && hubRss !== null && refRss !== null ? { text: "≤ reference + 40 MB", pass: hubRss <= refRss + 40 } : undefined,
+      ),
+    );
+    rows.push(
+      row("startup", kase, "heap used after start", "MB", mem(hub, "start", "heapUsed"), mem(reference, "start", "heapUsed")),
+    );
+    rows.push(row("startup", kase, "RSS after start + GC", "MB", mem(hub, "startGc", "rss"), mem(reference, "startGc", "rss")));
+    rows.push(
+      row("startup", kase, "heap after start + GC", "MB", mem(hub, "startGc", "heapUsed"), mem(reference, "startGc", "heapUsed")),
+    );
+    rows.push(
+      row("startup", kase, "RSS subscribed + GC", "MB", mem(hub, "subscribedGc", "rss"), mem(reference, "subscribedGc", "rss")),
+    );
+    rows.push(
+      row(
+        "startup",
+        kase,
+        "heap subscribed + GC",
+        "MB",
+        mem(hub, "subscribedGc", "heapUsed"),
+        mem(reference, "subscribedGc", "heapUsed"),
+      ),
+    );
+    const commissionS = (r: StartupResult) => (r.commissionMs ? r.commissionMs.reduce((a, b) => a + b, 0) / 1000 : undefined);
+    rows.push(row("startup", kase, "commission + subscribe all", "s", med(hub, commissionS), med(reference, commissionS)));
+    if (c.bridges === 1 && hubStart !== null && refStart !== null && hubRss !== null && refRss !== null) {
+      perCase.set(String(c.entities), { hubStart, refStart, hubRss, refRss });
+    }
+  }
+  // Linearity: the marginal cost per entity of the top step against the step below it.
+  const [a, b, c] = ["200", "500", "1000"].map((n) => perCase.get(n));
+  if (a && b && c) {
+    const slope = (x: number, y: number, n: number) => ((y - x) / n) * 1000;
+    const hubLow = slope(a.hubStart, b.hubStart, 300);
+    const hubHigh = slope(b.hubStart, c.hubStart, 500);
+    const refHigh = slope(b.refStart, c.refStart, 500);
+    rows.push(
+      row("startup", "200→500→1000 entities", "start-up ms per entity, 500→1000", "ms", hubHigh, refHigh, {
+        text: `≤ 1.5× the 200→500 slope (${hubLow.toFixed(1)})`,
+        pass: hubHigh <= 1.5 * hubLow,
+      }),
+    );
+    const rssLow = (b.hubRss - a.hubRss) / 300;
+    const rssHigh = (c.hubRss - b.hubRss) / 500;
+    rows.push(
+      row(
+        "startup",
+        "200→500→1000 entities",
+        "RSS MB per 100 entities, 500→1000",
+        "MB",
+        rssHigh * 100,
+        ((c.refRss - b.refRss) / 500) * 100,
+        {
+          text: `≤ 1.5× the 200→500 slope (${(rssLow * 100).toFixed(1)})`,
+          pass: rssHigh <= 1.5 * Math.max(rssLow, 0.01),
+        },
+      ),
+    );
+  }
+  return rows;
+}
