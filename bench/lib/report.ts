@@ -69,7 +69,7 @@ const fmt = (value: number | null) => (value === null ? "—" : String(value));
 
 /** A plain-text table (also valid Markdown). */
 export function table(rows: Row[]): string {
-  const header = ["case", "metric", "hub", "reference", "hub/ref", "target", ""];
+  const header = ["case", "metric", "measured", "reference", "ratio", "target", ""];
   const lines = rows.map((r) => [
     r.case,
     `${r.metric} (${r.unit})`,

@@ -1,0 +1,365 @@
+/**
+ * Scenario 4: the portal (a fresh process, compiled like production) against the simulated homeserver (its own
+ * process), loaded by autocannon from this process at fixed concurrency:
+ * - admin token list (100 tokens, merged from the homeserver on every request), with the admin's session cookie;
+ * - token validation (public, a new client IP per request: the per-IP limit would answer 429 otherwise);
+ * - the whole sign-up flow as the public page runs it: resolve server → branding → username check → token
+ *   validation → register (UIA on the homeserver), a new user and client IP per flow;
+ * - `/api/health` as the floor of the HTTP stack (the "reference" column);
+ * - the audit-log page with 1,000,000 rows, inserted straight into SQLite while the portal was stopped.
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+import { onCleanup, runDriver } from "../lib/driver.ts";
+import type { Runtime } from "../lib/paths.ts";
+import { distribution } from "../lib/stats.ts";
+import { Subject } from "../lib/subject.ts";
+import { freeTcpPort, sleep, tempFolder } from "../lib/world.ts";
+import type { ProbeMemory } from "../sut-probe.ts";
+import { BENCH_HS_ADMIN_TOKEN, BENCH_SERVER_NAME } from "./homeserver-constants.ts";
+
+export interface PortalJob {
+  runtime: Runtime;
+  connections: number;
+  durationS: number;
+  auditRows: number;
+  auditSamples: number;
+  tokens: number;
+  /** Requests per second over all connections for the paced token-list run. */
+  pacedRate: number;
+  cpuProfDir?: string;
+  verbose?: boolean;
+}
+
+export interface LoadStats {
+  connections: number;
+  durationS: number;
+  requestsPerS: number;
+  /** Whole flows per second (sign-up only). */
+  flowsPerS?: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  total: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  /** CPU of each process during the measured run (100 = one core): who is the bottleneck. */
+  cpuPercent: { portal: number; homeserver: number; loadGenerator: number };
+}
+
+export interface PortalResult {
+  tokenList: LoadStats;
+  tokenListPaced: LoadStats;
+  tokenValidation: LoadStats;
+  signUp: LoadStats;
+  health: LoadStats;
+  tokenListItems: number;
+  audit: {
+    rows: number;
+    insertS: number;
+    firstPage: ReturnType<typeof distribution>;
+    deepPage: ReturnType<typeof distribution>;
+    serverPage: ReturnType<typeof distribution>;
+    total: number;
+  };
+  memoryAfter: ProbeMemory;
+}
+
+const ADMIN_EMAIL = "bench@portal.test";
+const ADMIN_PASSWORD = "bench-admin-password-1";
+
+runDriver<PortalJob, PortalResult>(
+  async (job) => {
+    const hsProcess = new Subject({ source: "bench/scenarios/homeserver-child.ts", runtime: "tsx", env: {} });
+    onCleanup(() => hsProcess.stop());
+    const [hsLine] = await hsProcess.waitForLines<{ url: string }>((line) => typeof line.url === "string", 1, 60_000);
+    const hsUrl = (hsLine as { line: { url: string } }).line.url;
+
+    const data = await tempFolder("portal");
+    onCleanup(() => data.remove());
+    const port = await freeTcpPort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = {
+      PORTAL_DATA_DIR: data.path,
+      PORTAL_HOST: "127.0.0.1",
+      PORTAL_PORT: String(port),
+      PORTAL_SECRET_KEY: randomBytes(32).toString("hex"),
+      PORTAL_ADMIN_EMAIL: ADMIN_EMAIL,
+      PORTAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      PORTAL_TRUSTED_PROXIES: "127.0.0.1",
+      PORTAL_LOG_LEVEL: "info",
+      HA_URL: "http://homeassistant.invalid:8123",
+      NODE_ENV: "production",
+    };
+    const startPortal = async (cpuProfDir?: string) => {
+      const portal = new Subject({ source: "portal/src/main.ts", runtime: job.runtime, env, cpuProfDir, verbose: job.verbose });
+      onCleanup(() => portal.stop());
+      await portal.waitForLines((line) => typeof line.msg === "string" && line.msg.includes("started"), 1, 120_000);
+      return portal;
+    };
+
+    // 1. Create the database (migrations run at start), stop, insert the audit rows while nothing else writes.
+    const first = await startPortal();
+    await first.stop();
+    const insertStarted = performance.now();
+    insertAuditRows(join(data.path, "portal.sqlite"), job.auditRows);
+    const insertS = (performance.now() - insertStarted) / 1000;
+
+    // 2. The measured portal.
+    const portal = await startPortal(job.cpuProfDir);
+    const cookie = await login(base);
+    const admin = adminClient(base, cookie);
+    const server = await admin("POST", "/api/admin/servers", {
+      name: "Bench server",
+      slug: "bench",
+      serverName: BENCH_SERVER_NAME,
+      internalUrl: hsUrl,
+      publicUrl: `https://matrix.${BENCH_SERVER_NAME}`,
+      adminToken: BENCH_HS_ADMIN_TOKEN,
+    });
+    const serverId = (server.server as { id: string }).id;
+    await admin("PATCH", `/api/admin/servers/${serverId}`, { action: "enable" });
+    for (let i = 0; i < job.tokens - 1; i++) {
+      await admin("POST", `/api/admin/tokens?serverId=${serverId}`, {
+        token: `bench-${i}`,
+        uses_allowed: 10,
+        label: `Bench ${i}`,
+      });
+    }
+    await admin("POST", `/api/admin/tokens?serverId=${serverId}`, { token: "bench-open", uses_allowed: null, label: "open" });
+    const listed = await admin("GET", `/api/admin/tokens?serverId=${serverId}`);
+    const tokenListItems = (listed.tokens as unknown[]).length;
+
+    // Audit first, on an idle portal: the latency of one admin looking at the log.
+    const auditPath = (query: string) => `${base}/api/admin/audit?${query}`;
+    const total = ((await (await fetch(auditPath("limit=50"), { headers: { cookie } })).json()) as { total: number }).total;
+    const audit = {
+      rows: job.auditRows,
+      insertS,
+      total,
+      firstPage: await timeRequests(job.auditSamples, () => auditPath("limit=50&offset=0"), cookie),
+      deepPage: await timeRequests(job.auditSamples, () => auditPath(`limit=50&offset=${Math.floor(total / 2)}`), cookie),
+      serverPage: await timeRequests(job.auditSamples, () => auditPath(`limit=50&serverId=${serverId}`), cookie),
+    };
+
+    let ip = 0;
+    const nextIp = () => {
+      ip++;
+      return `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`;
+    };
+    const cannon = (requests: autocannon.Request[], flows?: () => number, overallRate?: number) =>
+      runCannon(base, job.connections, job.durationS, requests, { portal, homeserver: hsProcess }, flows, overallRate);
+
+    const health = await cannon([{ method: "GET", path: "/api/health" }]);
+    const listRequest: autocannon.Request = {
+      method: "GET",
+      path: `/api/admin/tokens?serverId=${serverId}`,
+      headers: { cookie },
+    };
+    const tokenList = await cannon([listRequest]);
+    // The same 50 clients at a pace a busy admin panel could see (2 requests per second each): latency without queueing.
+    const tokenListPaced = await cannon([listRequest], undefined, job.pacedRate);
+    const validateBody = JSON.stringify({ token: "bench-open", serverId });
+    const tokenValidation = await cannon([
+      {
+        method: "POST",
+        path: "/api/register/validate-token",
+        setupRequest: (request) => ({
+          ...request,
+          headers: { "content-type": "application/json", "x-forwarded-for": nextIp(), origin: base },
+          body: validateBody,
+        }),
+      },
+    ]);
+    let user = 0;
+    let registered = 0;
+    const flow = (context: Record<string, string>) => ({
+      "x-forwarded-for": context.ip as string,
+      origin: base,
+      "content-type": "application/json",
+    });
+    const signUp = await cannon(
+      [
+        {
+          method: "GET",
+          path: "/api/server/resolve",
+          setupRequest: (request, context) => {
+            const ctx = context as Record<string, string>;
+            user++;
+            ctx.ip = nextIp();
+            ctx.user = `bench_user_${process.pid}_${user}`;
+            return { ...request, headers: { "x-forwarded-for": ctx.ip } };
+          },
+        },
+        {
+          method: "GET",
+          path: "/api/branding",
+          setupRequest: (request, context) => ({ ...request, headers: flow(context as Record<string, string>) }),
+        },
+        {
+          method: "GET",
+          setupRequest: (request, context) => {
+            const ctx = context as Record<string, string>;
+            return {
+              ...request,
+              path: `/api/register/username-available?username=${ctx.user}&serverId=${serverId}`,
+              headers: flow(ctx),
+            };
+          },
+        },
+        {
+          method: "POST",
+          path: "/api/register/validate-token",
+          setupRequest: (request, context) => ({
+            ...request,
+            headers: flow(context as Record<string, string>),
+            body: validateBody,
+          }),
+        },
+        {
+          method: "POST",
+          path: "/api/register",
+          onResponse: (status, body) => {
+            if (status === 200 && body.includes('"success":true')) registered++;
+          },
+          setupRequest: (request, context) => {
+            const ctx = context as Record<string, string>;
+            const body = JSON.stringify({
+              username: ctx.user,
+              password: "bench-password-123",
+              confirmPassword: "bench-password-123",
+              token: "bench-open",
+              serverId,
+            });
+            return { ...request, headers: flow(ctx), body };
+          },
+        },
+      ],
+      () => registered,
+    );
+    const memoryAfter = await portal.memory(true);
+    return { tokenList, tokenListPaced, tokenValidation, signUp, health, tokenListItems, audit, memoryAfter };
+  },
+  { matter: false },
+);
+
+function insertAuditRows(file: string, rows: number): void {
+  const db = new Database(file);
+  try {
+    db.pragma("journal_mode = WAL");
+    const insert = db.prepare(
+      "INSERT INTO audit_log (server_id, action, actor, target, detail, ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    const actions = ["token.created", "token.updated", "server.updated", "bot.updated", "branding.updated", "token.disabled"];
+    const start = Date.parse("2025-01-01T00:00:00Z");
+    const fill = db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        insert.run(
+          i % 3 === 0 ? null : `server-${i % 7}`,
+          actions[i % actions.length],
+          `admin${i % 5}@portal.test`,
+          `target-${i}`,
+          i % 2 === 0 ? JSON.stringify({ uses_allowed: i % 100 }) : null,
+          `192.0.2.${i % 250}`,
+          new Date(start + i * 30_000).toISOString(),
+        );
+      }
+    });
+    for (let from = 0; from < rows; from += 100_000) fill(from, Math.min(rows, from + 100_000));
+  } finally {
+    db.close();
+  }
+}
+
+async function login(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`login: ${response.status} ${await response.text()}`);
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith("portal_session="));
+  if (!cookie) throw new Error("login set no session cookie");
+  return cookie.split(";")[0] as string;
+}
+
+function adminClient(base: string, cookie: string) {
+  return async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { cookie, origin: base, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+}
+
+/** One client, one request after the other: the latency a single admin sees. */
+async function timeRequests(samples: number, url: () => string, cookie: string) {
+  const times: number[] = [];
+  for (let i = 0; i < samples + 5; i++) {
+    const started = performance.now();
+    const response = await fetch(url(), { headers: { cookie } });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`audit page: ${response.status}`);
+    if (i >= 5) times.push(performance.now() - started);
+  }
+  return distribution(times);
+}
+
+async function runCannon(
+  base: string,
+  connections: number,
+  durationS: number,
+  requests: autocannon.Request[],
+  processes: { portal: Subject; homeserver: Subject },
+  /** Counts completed flows (sign-up): read before and after the measured run. */
+  flows?: () => number,
+  /** Paced (open loop) at this many requests per second in total; as fast as answered when absent. */
+  overallRate?: number,
+): Promise<LoadStats> {
+  const pace = overallRate ? { overallRate } : {};
+  // A short warm-up at the same concurrency (JIT, connection setup), then the measured run.
+  await autocannon({ url: base, connections, duration: 1, requests, ...pace });
+  await sleep(200);
+  const flowsBefore = flows?.() ?? 0;
+  const cpu = async () => {
+    const [portal, homeserver] = await Promise.all([processes.portal.cpu(), processes.homeserver.cpu()]);
+    const own = process.cpuUsage();
+    return {
+      portal: portal.userMs + portal.systemMs,
+      homeserver: homeserver.userMs + homeserver.systemMs,
+      own: (own.user + own.system) / 1000,
+    };
+  };
+  const cpuBefore = await cpu();
+  const began = performance.now();
+  const result = await autocannon({ url: base, connections, duration: durationS, requests, ...pace });
+  const wall = performance.now() - began;
+  const cpuAfter = await cpu();
+  const share = (key: "portal" | "homeserver" | "own") => ((cpuAfter[key] - cpuBefore[key]) / wall) * 100;
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stats.count ?? 0;
+  const total = result.requests.total;
+  return {
+    connections,
+    durationS: result.duration,
+    requestsPerS: total / result.duration,
+    ...(flows ? { flowsPerS: (flows() - flowsBefore) / result.duration } : {}),
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.average,
+    },
+    total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    statusCodes,
+    cpuPercent: { portal: share("portal"), homeserver: share("homeserver"), loadGenerator: share("own") },
+  };
+}
