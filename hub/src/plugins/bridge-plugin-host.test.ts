@@ -78,9 +78,13 @@ describe("plugin host: lifecycle, time-outs, circuit breaker, enablement and con
   };
   const info = async (): Promise<SlotInfo> => (await (await host.slot("scripted"))!.info())!;
   const slot = async () => (await host.slot("scripted"))!;
-  /** Real file I/O runs before a hook is called: wait until the hook's time-out timer exists. */
+  /**
+   * Real file I/O runs before a hook is called: wait until a time-out timer exists, then let the time-boxed load
+   * of the plugin settle, so the timer left is the hook's.
+   */
   const timerArmed = async () => {
     for (let i = 0; i < 200 && clock.pending === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await settle();
     assert.ok(clock.pending > 0, "a timer is pending");
   };
 
@@ -111,9 +115,17 @@ describe("plugin host: lifecycle, time-outs, circuit breaker, enablement and con
 
   it("times a hanging onStart out at exactly 10 s and counts it", async () => {
     await (await slot()).disable();
-    ScriptedPlugin.script = { start: () => new Promise(() => undefined) };
+    // onStart is called after its time-out timer is set: once it runs, the 10 s count has begun.
+    const called = new Promise<void>((resolve) => {
+      ScriptedPlugin.script = {
+        start: () => {
+          resolve();
+          return new Promise(() => undefined);
+        },
+      };
+    });
     await (await slot()).enable();
-    await timerArmed();
+    await called;
     await clock.advance(9_999);
     assert.equal((await info()).state, "starting");
     await clock.advance(1);
@@ -214,5 +226,50 @@ describe("plugin host: lifecycle, time-outs, circuit breaker, enablement and con
     assert.match(scoped, /^p-_acme_hub_plugin-living_room_lamp-[0-9a-f]{8}$/);
     assert.equal(pluginEndpointId("@acme/hub-plugin", "living room.lamp"), scoped);
     assert.notEqual(pluginEndpointId("a-b", "c"), pluginEndpointId("a", "b-c"));
+  });
+});
+
+describe("plugin host: loading a plugin is time-boxed too", () => {
+  it("times out a module whose top level never settles, and trips the breaker on the third try", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "plugin-host-load-"));
+    const clock = new FakeClock();
+    let loads = 0;
+    const hanging: PluginSource = {
+      name: "hanging-import",
+      builtin: true,
+      instantiate: () => {
+        loads++;
+        return new Promise(() => undefined);
+      },
+    };
+    const host = new BridgePluginHost(fakeSeam(), {
+      dataDir: dir,
+      log: memoryLogger().log,
+      clock,
+      timeoutMs: 10_000,
+      retryDelayMs: 30_000,
+      sources: () => [hanging],
+      onDispose: () => undefined,
+    });
+    try {
+      host.start();
+      const info = async () => (await (await host.slot("hanging-import"))!.info())!;
+      await eventually(async () => loads === 1 && clock.pending > 0);
+      assert.equal((await info()).state, "starting");
+      await clock.advance(10_000);
+      const failed = await eventually(async () => ((await info()).state === "failed" ? info() : undefined));
+      assert.match(failed.lastError ?? "", /^load failed: did not finish within 10 s$/);
+      for (const expected of [2, 3]) {
+        await eventually(async () => clock.pending > 0); // the retry timer
+        await clock.advance(30_000);
+        await eventually(async () => loads === expected && clock.pending > 0);
+        await clock.advance(10_000);
+      }
+      const tripped = await eventually(async () => ((await info()).state === "tripped" ? info() : undefined));
+      assert.equal(tripped.failures, 3);
+    } finally {
+      await host.stop("test over");
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

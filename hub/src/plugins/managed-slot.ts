@@ -77,7 +77,9 @@ export class ManagedPluginSlot extends PluginSlot {
   async configSchema(): Promise<PluginConfigSchema | null> {
     let instance = this.instance;
     try {
-      instance ??= await this.deps.source.instantiate({ ...this.services(), setStatus: () => undefined });
+      instance ??= await this.call("load", () =>
+        this.deps.source.instantiate({ ...this.services(), setStatus: () => undefined }),
+      );
       const current = instance;
       const schema = await this.call("getConfigSchema", () => current.getConfigSchema());
       if (schema === undefined || schema === null) return null;
@@ -102,7 +104,7 @@ export class ManagedPluginSlot extends PluginSlot {
     } catch (error) {
       if (await this.recordFailure(error)) {
         await this.abandon("circuit breaker");
-        this.trip();
+        await this.trip();
       }
       return { applied: false, error: describe(error) };
     }

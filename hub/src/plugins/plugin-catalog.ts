@@ -140,6 +140,7 @@ export class PluginCatalog {
     return {
       name,
       builtin: false,
+      ready: () => this.#ready,
       instantiate: async () => {
         await this.#ready;
         const record = this.#registry.get(name);

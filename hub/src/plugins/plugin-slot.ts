@@ -90,7 +90,10 @@ export class PluginSlot {
     this.#activeRun = run;
     this.state = "starting";
     try {
-      const instance = await this.deps.source.instantiate(this.services());
+      await this.deps.source.ready?.();
+      if (run !== this.#activeRun) return;
+      // Importing runs the module's top level and the constructor: plugin code, time-boxed like a hook.
+      const instance = await this.call("load", () => this.deps.source.instantiate(this.services()));
       if (run !== this.#activeRun) return;
       this.instance = instance;
       const context = createPluginContext({
@@ -124,7 +127,7 @@ export class PluginSlot {
       if (run !== this.#activeRun) return;
       const tripped = await this.recordFailure(error);
       await this.abandon("start failed");
-      if (tripped) this.trip();
+      if (tripped) await this.trip();
       else this.#scheduleRetry();
     }
   }
@@ -162,10 +165,10 @@ export class PluginSlot {
     if (instance) void this.call("onShutdown", () => instance.onShutdown(reason)).catch(() => undefined);
   }
 
-  /** The breaker tripped: auto-disabled (persisted) until reset. */
-  protected trip(): void {
+  /** The breaker tripped: auto-disabled (persisted, then shown) until reset. */
+  protected async trip(): Promise<void> {
     this.record = { ...this.record, autoDisabled: true };
-    void this.deps.files.writeState(this.record).catch(() => undefined);
+    await this.deps.files.writeState(this.record).catch(() => undefined);
     this.state = "tripped";
     this.deps.log.error(
       `circuit breaker tripped: plugin ${this.name} auto-disabled after ${this.breaker.failures} consecutive failures (reset re-enables it)`,

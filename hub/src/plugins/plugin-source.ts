@@ -28,7 +28,9 @@ export interface BuiltinPluginDefinition {
 export interface PluginSource {
   readonly name: string;
   readonly builtin: boolean;
-  /** A fresh instance (waits for a pending reinstall, imports the module); throws a readable reason. */
+  /** Resolves when the package can be loaded (a background reinstall is done); not time-boxed. */
+  ready?(): Promise<void>;
+  /** A fresh instance (imports the module, runs the constructor); throws a readable reason. Time-boxed by the slot. */
   instantiate(services: BuiltinServices): Promise<HubPlugin>;
 }
 
