@@ -24,6 +24,9 @@ ARG BUILD_VERSION=0.1.0
 # Node 22 LTS from the official Alpine image (same musl libc as the base and the build stage).
 RUN apk add --no-cache bash curl libgcc libstdc++
 COPY --from=node /usr/local/bin/node /usr/local/bin/node
+# npm installs hub plugins at run time (from the registry or an uploaded .tgz, into the data dir; docs/plugins.md).
+COPY --from=node /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/npm
+RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
