@@ -24,6 +24,11 @@ export class NpmError extends Error {
 export interface NpmRunner {
   /** Runs `npm <args>` with the fixed safety flags in `prefix`; resolves with stdout. */
   run(args: readonly string[], prefix: string): Promise<string>;
+  /**
+   * The hub stops: running npm processes are ended and new runs refused, so a stop (or an in-process restart after
+   * a restore) never waits minutes for a reinstall, nor leaves npm writing the folder the next hub uses.
+   */
+  close(): void;
 }
 
 /** Flags on every install: no scripts, no dev dependencies, quiet. */
@@ -47,8 +52,12 @@ function errorTail(stderr: string): string {
 
 export function createNpmRunner(options: NpmOptions = {}): NpmRunner {
   const command = options.command ?? "npm";
+  const stopping = new AbortController();
+  const stopped = (args: readonly string[]) => new NpmError(`npm ${args[0]} failed: the hub is stopping`);
   return {
+    close: () => stopping.abort(),
     run(args, prefix) {
+      if (stopping.signal.aborted) return Promise.reject(stopped(args));
       const fullArgs = [...args, "--prefix", prefix, ...NPM_SAFETY_FLAGS];
       return new Promise((resolve, reject) => {
         execFile(
@@ -59,9 +68,11 @@ export function createNpmRunner(options: NpmOptions = {}): NpmRunner {
             env: { ...process.env, ...options.env },
             timeout: options.timeoutMs ?? 300_000,
             maxBuffer: 16 * 1024 * 1024,
+            signal: stopping.signal,
           },
           (error, stdout, stderr) => {
             if (!error) return resolve(stdout);
+            if (stopping.signal.aborted) return reject(stopped(args));
             if ((error as NodeJS.ErrnoException).code === "ENOENT") {
               return reject(new NpmError(`npm ${args[0]} failed: npm (${command}) is not installed on this system`));
             }

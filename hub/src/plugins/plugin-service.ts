@@ -15,7 +15,7 @@ import type { ApplianceCloudClient } from "./builtin/appliance-cloud/cloud-clien
 import { defaultBuiltinPlugins } from "./builtin/builtin-plugins.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { LIFECYCLE_TIMEOUT_MS } from "./lifecycle-call.ts";
-import { createNpmRunner, type NpmOptions } from "./npm-runner.ts";
+import { createNpmRunner, type NpmOptions, type NpmRunner } from "./npm-runner.ts";
 import { packagePaths } from "./package-registry.ts";
 import { PluginCatalog } from "./plugin-catalog.ts";
 import { bridgePluginsDir } from "./plugin-files.ts";
@@ -52,12 +52,14 @@ export class PluginService {
   readonly #options: PluginServiceOptions;
   readonly #log: Logger;
   readonly #clock: Clock;
+  readonly #npm: NpmRunner;
 
   constructor(options: PluginServiceOptions) {
     this.#options = options;
     this.#log = options.log;
     this.#clock = options.clock ?? systemClock();
     this.uploadLimitBytes = options.uploadLimitBytes ?? DEFAULT_UPLOAD_LIMIT;
+    this.#npm = createNpmRunner(options.npm);
     const builtins =
       options.builtins ??
       (options.homeAssistant
@@ -66,7 +68,7 @@ export class PluginService {
     this.catalog = new PluginCatalog({
       paths: packagePaths(options.dataDir),
       builtins,
-      npm: createNpmRunner(options.npm),
+      npm: this.#npm,
       log: options.log,
       hosts: () => [...this.#hosts.values()],
     });
@@ -77,8 +79,9 @@ export class PluginService {
     await this.catalog.load();
   }
 
-  /** Waits for a background reinstall (bridges, and so their plugins, are stopped before this). */
+  /** Ends npm runs and waits for the background reinstall to give up (bridges are stopped before this). */
   async stop(): Promise<void> {
+    this.#npm.close();
     await this.catalog.idle();
   }
 
