@@ -34,7 +34,7 @@ export interface HubOptions {
   actionTimeoutMs?: number;
   /** Test tuning: the live channel's server ping interval (30 s by default). */
   livePingIntervalMs?: number;
-  /** Test tuning of the plugin system: short lifecycle time-out and retry delay, private npm settings, a fake clock. */
+  /** Test tuning of the plugin system: short lifecycle time-out and retry delay, private npm settings, a simulated cloud. */
   plugins?: PluginTuning;
   /** Restarts the hub in-process (main.ts: `restartable`); after a restore. */
   requestRestart?: () => unknown;
