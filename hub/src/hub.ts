@@ -38,6 +38,8 @@ export interface HubOptions {
   plugins?: PluginTuning;
   /** Restarts the hub in-process (main.ts: `restartable`); after a restore. */
   requestRestart?: () => unknown;
+  /** Test tuning: the clock of the lock PINs' brute-force brake (to step over its lockout). */
+  lockBrakeNow?: () => number;
 }
 
 export interface Hub {
@@ -91,6 +93,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     const lockCredentials = new LockCredentialService({
       dataDir: config.dataDir,
       log: log.child({ component: "lock-credentials" }),
+      brake: options.lockBrakeNow ? { now: options.lockBrakeNow } : undefined,
     });
     await lockCredentials.load();
     // Before the bridges (their runtimes get a plugin host each) and stopped after them: a bridge shuts its plugins
@@ -116,6 +119,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
             identities: (id) => new EndpointIdentities(config.dataDir, id),
             log: bridgeLog,
             version,
+            // Remote unlocks of every DoorLock endpoint are checked against the lock PINs (docs/lock-credentials.md).
+            pinCheck: lockCredentials.pinCheck,
             plugins: plugins.forBridge,
           },
           onChange,

@@ -52,7 +52,12 @@ describe("the real hub with Basic credentials: every route guarded, metrics from
       const path = concrete(route.path);
       if (path === "/api/health/live" || seen.has(`${method} ${path}`)) continue;
       seen.add(`${method} ${path}`);
-      for (const headers of [{}, { Authorization: basicAuthorization(USER, "wrong") }, { Authorization: "Bearer x" }]) {
+      const attempts: Record<string, string>[] = [
+        {},
+        { Authorization: basicAuthorization(USER, "wrong") },
+        { Authorization: "Bearer x" },
+      ];
+      for (const headers of attempts) {
         const response = await hub.app.request(path, { method, headers });
         assert.equal(response.status, 401, `${method} ${path} with ${JSON.stringify(headers)}`);
         assert.match(response.headers.get("www-authenticate") ?? "", /^Basic realm=/, `${method} ${path}`);

@@ -1,22 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile, stat } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { Hono } from "hono";
-import { memoryLogger } from "../../lib/testing/fixtures.ts";
+import type { Hono } from "hono";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
-import type { BridgeConfig } from "../src/bridges/bridge-config.ts";
-import { EndpointIdentities } from "../src/bridges/endpoint-identities.ts";
-import { randomDiscriminator, randomPasscode } from "../src/bridges/pairing-codes.ts";
-import { EntityMappingStore } from "../src/entity-mappings/entity-mapping-store.ts";
 import { createDemoHome, type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
-import { HomeAssistantService } from "../src/home-assistant/home-assistant-service.ts";
-import { hubErrorHandler, hubNotFound } from "../src/http/errors.ts";
-import { LockCredentialService } from "../src/lock-credentials/lock-credential-service.ts";
-import { lockCredentialRoutes } from "../src/lock-credentials/lock-credentials.routes.ts";
-import { MatterBridgeRuntime } from "../src/matter/bridge-runtime.ts";
-import { createMatterEnvironment } from "../src/matter/matter-environment.ts";
 import { type NodeId, startController } from "./support/bridge-fixture.ts";
 import type { TestController } from "./support/matter-controller.ts";
 import { freeUdpPort } from "./support/matter-fixtures.ts";
@@ -28,27 +15,20 @@ const PIN_HEX = Buffer.from(PIN).toString("hex");
 const LOCK = "lock.front_door";
 
 /**
- * The hub's wiring of this feature (hub.ts passes `pinCheck` into MatterBridgeDeps and mounts the routes), built
- * from the same parts around the HA simulator's demo home and one bridge exposing the front door lock.
+ * The real hub (createHub, as main.ts builds it) over the HA simulator's demo home, with one bridge exposing the front
+ * door lock, created and driven through the HTTP API. Only the PIN brake's clock is tuned (to step over its lockout).
  */
 async function startLockWorld() {
-  const { log, lines } = memoryLogger("debug");
-  const dataDir = await mkdtemp(join(tmpdir(), "lock-credentials-e2e-"));
   const sim = await startHaSimulator({ token: "t", home: createDemoHome(), motionMs: 0 });
-  const ha = new HomeAssistantService({ url: sim.url, token: "t", log, runningPollMs: 100, actionTimeoutMs: 2000 });
-  ha.start();
-  await ha.whenLoaded();
-  const environment = createMatterEnvironment({ storagePath: join(dataDir, "matter"), log, mdnsInterface: "lo" });
-  const mappings = new EntityMappingStore(dataDir);
-  await mappings.load();
   // The brake's clock runs `skewMs` ahead, so the test can step over the 60 s lockout.
   const clock = { skewMs: 0 };
-  const credentials = new LockCredentialService({
-    dataDir,
-    log: log.child({ component: "lock-credentials" }),
-    brake: { now: () => Date.now() + clock.skewMs },
+  const hub = await createTestHub({
+    ha: { url: sim.url, token: "t" },
+    start: true,
+    hubOptions: { lockBrakeNow: () => Date.now() + clock.skewMs },
   });
-  await credentials.load();
+  await hub.homeAssistant.whenLoaded();
+  const credentials = hub.ctx.lockCredentials;
   // Counts the DoorLock endpoints' subscriptions to credential changes: a closed endpoint must end its own.
   const { requirement } = credentials.pinCheck;
   const subscribe = requirement.onChange.bind(requirement);
@@ -62,52 +42,56 @@ async function startLockWorld() {
     };
   };
   const port = await freeUdpPort();
-  const now = new Date().toISOString();
-  const config: BridgeConfig = {
-    id: "lock-bridge",
+  const request = async <T>(method: string, path: string, body?: unknown) => {
+    const response = await hub.app.request(path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    assert.ok(response.status < 300, `${method} ${path}: ${response.status}`);
+    return (await response.json()) as T;
+  };
+  const created = await request<{ id: string }>("POST", "/api/matter/bridges", {
     name: "Lock bridge",
     port,
-    filter: { include: [{ type: "entity_id", value: LOCK }], exclude: [], includeHidden: false },
-    priority: 100,
-    serverMode: false,
-    autoStart: true,
-    passcode: randomPasscode(),
-    discriminator: randomDiscriminator(),
-    createdAt: now,
-    updatedAt: now,
-  };
-  const bridge = new MatterBridgeRuntime(
-    config,
-    {
-      environment,
-      ha,
-      mappings,
-      identities: (id) => new EndpointIdentities(dataDir, id),
-      log,
-      version: "9.9.9",
-      pinCheck: credentials.pinCheck,
+    autoStart: false,
+    filter: { include: [{ type: "entity_id", value: LOCK }], exclude: [] },
+  });
+  const record = () =>
+    request<{ status: string; statusReason: string | null; commissioning: { manualPairingCode: string } }>(
+      "GET",
+      `/api/matter/bridges/${created.id}`,
+    );
+  const bridge = {
+    async start() {
+      await request("POST", `/api/matter/bridges/${created.id}/actions/start`);
+      await eventually(async () => (await record()).status === "running", 30_000);
     },
-    () => undefined,
-  );
-  const app = new Hono();
-  app.onError(hubErrorHandler(log));
-  app.notFound(hubNotFound);
-  app.route("/api/lock-credentials", lockCredentialRoutes(credentials));
+    async stop() {
+      await request("POST", `/api/matter/bridges/${created.id}/actions/stop`);
+    },
+    record,
+    async devices() {
+      return (
+        await request<{ devices: { entityId: string; endpointNumber: number | null }[] }>(
+          "GET",
+          `/api/matter/bridges/${created.id}/devices`,
+        )
+      ).devices;
+    },
+  };
   return {
     sim,
     bridge,
     port,
-    app,
+    app: hub.app,
     credentials,
     clock,
     subscriptions: () => subscriptions,
-    logLines: lines,
+    logLines: hub.logLines,
     async close() {
-      await bridge.stop();
-      await environment.close();
-      await ha.stop();
+      await hub.stop();
       await sim.close();
-      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -150,10 +134,10 @@ describe("lock credentials (HTTP API, PIN checks by a matter.js controller)", { 
     sim = world.sim;
     call = api(world.app);
     await world.bridge.start();
-    assert.equal(world.bridge.status, "running", world.bridge.statusReason ?? "");
     ({ controller, close: closeController } = await startController());
-    nodeId = await controller.commission(world.bridge.commissioning().manualPairingCode, { ip: "::1", port: world.port });
-    endpoint = world.bridge.devices().find((d) => d.entityId === LOCK)?.endpointNumber as number;
+    const { commissioning } = await world.bridge.record();
+    nodeId = await controller.commission(commissioning.manualPairingCode, { ip: "::1", port: world.port });
+    endpoint = (await world.bridge.devices()).find((d) => d.entityId === LOCK)?.endpointNumber as number;
     assert.ok(endpoint, `${LOCK} is exposed`);
   });
   after(async () => {
@@ -339,17 +323,5 @@ describe("lock credentials (HTTP API, PIN checks by a matter.js controller)", { 
     const matterLines = world.logLines().filter((line) => line.includes('"facility":'));
     assert.ok(matterLines.length > 100, "matter.js logs were captured");
     assertNoPin("a matter.js log line", matterLines);
-  });
-});
-
-describe("hub wiring", () => {
-  it("mounts /api/lock-credentials", async () => {
-    const hub = await createTestHub();
-    try {
-      const response = await hub.app.request("/api/lock-credentials");
-      assert.equal(response.status, 200);
-    } finally {
-      await hub.stop();
-    }
   });
 });

@@ -8,7 +8,7 @@ import { memoryLogger } from "../../../lib/testing/fixtures.ts";
 import { loadHubConfig } from "../../src/config.ts";
 import type { HubContext } from "../../src/context.ts";
 import type { HomeAssistantService } from "../../src/home-assistant/home-assistant-service.ts";
-import { createHub, type Hub } from "../../src/hub.ts";
+import { createHub, type Hub, type HubOptions } from "../../src/hub.ts";
 import { LogRing } from "../../src/logs/log-ring.ts";
 import type { PluginTuning } from "../../src/plugins/plugin-service.ts";
 
@@ -33,6 +33,8 @@ export interface TestHubOptions {
   dataDir?: string;
   /** Plugin system tuning (short lifecycle time-out, private npm cache...), passed through HubOptions. */
   plugins?: PluginTuning;
+  /** Other test tuning of HubOptions. */
+  hubOptions?: Pick<HubOptions, "lockBrakeNow" | "livePingIntervalMs">;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function createTestHub(options: TestHubOptions = {}): Promise<TestH
     haRunningPollMs: 100,
     actionTimeoutMs: 2000,
     plugins: options.plugins,
+    ...options.hubOptions,
   });
   if (options.start) hub.start();
   return {
