@@ -11,6 +11,7 @@ import { Behavior, type Endpoint } from "@matter/main";
 import { Status, StatusResponseError } from "@matter/main/types";
 import type { HassEntity } from "../../home-assistant/types.ts";
 import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../devices/contract.ts";
+import { type CallSender, holdWindow, isPending, rideAlong, sendMerged } from "./call-batch.ts";
 
 /** Everything an endpoint needs to know about its entity; mutable fields change with HA state. */
 export interface EntityBinding {
@@ -25,6 +26,11 @@ export interface EntityBinding {
    * HA cannot store them on an off light, so the next On carries them. Cleared when HA reports the light on.
    */
   staged: Record<string, unknown>;
+  /**
+   * Re-syncs the endpoint to {@link snapshot} soon (outside the refused command's transaction). Set by
+   * `createDeviceEndpoint`; called when HA refused a call.
+   */
+  afterRefusal?: () => void;
   /** Pending momentary reset (button/scene/automation), so a second press restarts it and close can cancel it. */
   momentaryTimer?: ReturnType<typeof setTimeout> | undefined;
 }
@@ -63,17 +69,43 @@ export class HaEntityBehavior extends Behavior {
   }
 
   /**
-   * Calls an HA action for this entity. Resolves when HA accepted it; otherwise throws a StatusResponseError
+   * Calls an HA action for this entity. Resolves when HA accepted it; otherwise rejects with a StatusResponseError
    * (FAILURE), which fails the Matter command and rolls its transaction back, so the attributes keep HA's state.
+   *
+   * The call is registered at once and leaves at the end of this event-loop turn, merged with the calls of the same
+   * action that other commands for this entity make in the same turn (see call-batch.ts). So call it BEFORE awaiting
+   * anything (locks included), and await the promise after writing the optimistic state; `sendThenCommit`
+   * (command-merge.ts) does exactly that. After a refusal the endpoint is re-synced to HA's state, for the values
+   * that commands merged into the call may already have committed.
    */
-  async call(action: string, data?: Record<string, unknown>): Promise<void> {
-    try {
-      const withData = data !== undefined && Object.keys(data).length > 0;
-      await this.binding.actions.call({ action, entityId: this.entityId, ...(withData ? { data } : {}) });
-    } catch (error) {
+  call(action: string, data?: Record<string, unknown>): Promise<void> {
+    const binding = this.binding;
+    return sendMerged(binding, this.#sender(), action, data).catch((error: unknown) => {
+      binding.afterRefusal?.();
       const reason = error instanceof Error ? error.message : String(error);
       throw new StatusResponseError(`Home Assistant refused ${action} for ${this.entityId}: ${reason}`, Status.Failure);
-    }
+    });
+  }
+
+  /** Adds `data` to a call of `action` made for this entity in the current turn; nothing is sent without one. */
+  rideAlong(action: string, data: Record<string, unknown>): void {
+    rideAlong(this.binding, this.#sender(), action, data);
+  }
+
+  /** Keeps this entity's calls from leaving until the returned function runs (a batched invoke, command-merge.ts). */
+  holdCalls(): () => void {
+    return holdWindow(this.binding, this.#sender());
+  }
+
+  /** Whether a call of `action` for this entity waits to leave in the current turn (an On a level may join). */
+  isPending(action: string): boolean {
+    return isPending(this.binding, action);
+  }
+
+  #sender(): CallSender {
+    const { actions } = this.binding;
+    const entityId = this.entityId;
+    return (action, data) => actions.call({ action, entityId, ...(Object.keys(data).length > 0 ? { data } : {}) });
   }
 
   override [Symbol.asyncDispose]() {

@@ -1,12 +1,15 @@
 /**
  * OnOff → HA. One file serves every domain with an OnOff cluster; {@link onOffPlan} decides per domain what "on"
- * and "off" mean in HA (turn_on, press, trigger, unmute…). A command is forwarded at once as one HA call, and the
- * attribute flips optimistically inside the command's transaction, so a refusal by HA rolls it back.
+ * and "off" mean in HA (turn_on, press, trigger, unmute…). A command is forwarded at once as one HA call (merged with
+ * a level or colour command for the same light arriving in the same event-loop turn), and the attribute flips
+ * optimistically inside the command's transaction, so a refusal by HA rolls it back.
  */
 import { OnOffServer } from "@matter/main/behaviors/on-off";
+import { OnOff } from "@matter/main/clusters/on-off";
 import type { HassEntity } from "../../home-assistant/types.ts";
 import { speakerCapabilities } from "../devices/capabilities.ts";
-import { type EntityBinding, entityOf, lockForWrite, unsupportedCommand } from "./ha-entity-behavior.ts";
+import { runMerging, sendThenCommit } from "./command-merge.ts";
+import { type EntityBinding, entityOf, unsupportedCommand } from "./ha-entity-behavior.ts";
 
 /** How long a momentary plug (button, scene, automation) shows "on" after a press. */
 export const MOMENTARY_MS = 1000;
@@ -65,25 +68,24 @@ export function onOffPlan(
 
 /** OnOff whose commands call HA; the Lighting feature's timers and scene bookkeeping stay matter.js's. */
 export class HaOnOffServer extends OnOffServer {
-  override async on() {
-    await this.#switch(true);
+  override on() {
+    return runMerging(this, OnOff.Cluster.id, 0x01, () => this.#switch(true));
   }
 
-  override async off() {
-    await this.#switch(false);
+  override off() {
+    return runMerging(this, OnOff.Cluster.id, 0x00, () => this.#switch(false));
   }
 
-  override async toggle() {
-    await this.#switch(!this.state.onOff);
+  override toggle() {
+    return runMerging(this, OnOff.Cluster.id, 0x02, () => this.#switch(!this.state.onOff));
   }
 
   async #switch(on: boolean) {
     const ha = entityOf(this);
     const plan = onOffPlan(ha.domain, on, ha.entity, ha.binding.staged);
     if ("readOnly" in plan) return unsupportedCommand(plan.readOnly);
-    await lockForWrite(this);
-    await (on ? super.on() : super.off());
-    if (plan.action !== undefined) await ha.call(plan.action, "data" in plan ? plan.data : undefined);
+    const sent = plan.action !== undefined ? ha.call(plan.action, "data" in plan ? plan.data : undefined) : undefined;
+    await sendThenCommit(sent, [this], () => (on ? super.on() : super.off()));
     if ("usesStaged" in plan && plan.usesStaged) ha.binding.staged = {};
     if (plan.momentary) scheduleMomentaryOff(this.endpoint, ha.binding);
   }

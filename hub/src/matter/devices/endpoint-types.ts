@@ -104,7 +104,13 @@ export function createDeviceEndpoint(options: DeviceEndpointOptions): Endpoint {
       ...state.bridgedDeviceBasicInformation,
     };
   }
-  return new Endpoint(type, { id: options.id, ...state } as Endpoint.Options);
+  const endpoint = new Endpoint(type, { id: options.id, ...state } as Endpoint.Options);
+  binding.afterRefusal = () =>
+    setImmediate(() => {
+      // The endpoint may be gone by now; nothing to re-sync then.
+      updateDeviceEndpoint(endpoint, binding.snapshot).catch(() => undefined);
+    });
+  return endpoint;
 }
 
 /**
