@@ -163,6 +163,17 @@ describe("covers, locks, vacuums, valves, selects → HA", () => {
     );
   });
 
+  test("valve: a command for the state HA already reports does not leave the valve shown travelling", async () => {
+    const valve = devices.valve as Endpoint;
+    const Closed = 0;
+    await updateDeviceEndpoint(valve, snapshot("valve.garden", "closed", { supported_features: 7, current_position: 0 }));
+    await invoke(valve, "valveConfigurationAndControl", "close");
+    assert.equal(valve.stateOf("valveConfigurationAndControl").currentState, Closed, "HA sends no change to end it");
+    await invoke(valve, "valveConfigurationAndControl", "open", {});
+    assert.equal(valve.stateOf("valveConfigurationAndControl").currentState, 2, "Transitioning until HA reports open");
+    assert.equal(bridge.actions.calls.length, 2, "both still call HA");
+  });
+
   test("mode select: a mode is the option's index; an unknown mode is refused", async () => {
     const select = devices.select as Endpoint;
     await invoke(select, "modeSelect", "changeToMode", { newMode: 2 });

@@ -7,6 +7,7 @@
  */
 import { ValveConfigurationAndControlServer } from "@matter/main/behaviors/valve-configuration-and-control";
 import { ValveConfigurationAndControl } from "@matter/main/clusters/valve-configuration-and-control";
+import { numberAttr } from "../devices/ha-state.ts";
 import { constraintError, entityOf, lockForWrite } from "./ha-entity-behavior.ts";
 
 const Base = ValveConfigurationAndControlServer.with(ValveConfigurationAndControl.Feature.Level);
@@ -20,14 +21,16 @@ export class HaValveServer extends Base {
     }
     await lockForWrite(this);
     const Valve = ValveConfigurationAndControl.ValveState;
-    this.state.targetState = Valve.Open;
-    this.state.currentState = Valve.Transitioning;
     if (this.features.level && targetLevel !== undefined && targetLevel < 100) {
-      this.state.targetLevel = targetLevel;
       if (targetLevel === 0) return this.#close();
+      this.state.targetState = Valve.Open;
+      this.state.targetLevel = targetLevel;
+      this.#moving(numberAttr(ha.entity, "current_position") !== targetLevel);
       return ha.call("valve.set_valve_position", { position: targetLevel });
     }
+    this.state.targetState = Valve.Open;
     if (this.features.level) this.state.targetLevel = 100;
+    this.#moving(ha.entity?.state !== "open");
     await ha.call("valve.open_valve");
   }
 
@@ -37,10 +40,18 @@ export class HaValveServer extends Base {
   }
 
   async #close() {
-    const Valve = ValveConfigurationAndControl.ValveState;
-    this.state.targetState = Valve.Closed;
-    this.state.currentState = Valve.Transitioning;
+    const ha = entityOf(this);
+    this.state.targetState = ValveConfigurationAndControl.ValveState.Closed;
     if (this.features.level) this.state.targetLevel = 0;
-    await entityOf(this).call("valve.close_valve");
+    this.#moving(ha.entity?.state !== "closed");
+    await ha.call("valve.close_valve");
+  }
+
+  /**
+   * Shows the valve travelling while HA moves it. Not when HA already reports the target: HA then changes no state,
+   * so no update would ever end "Transitioning".
+   */
+  #moving(moves: boolean) {
+    if (moves) this.state.currentState = ValveConfigurationAndControl.ValveState.Transitioning;
   }
 }
