@@ -172,7 +172,7 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
       const merged: Record<string, unknown> = setOptions.replaceAttributes || !current ? {} : { ...current.attributes };
       for (const [key, value] of Object.entries(cloneJson(attributes))) merged[key] = value;
       for (const [key, value] of Object.entries(attributes)) if (value === undefined) delete merged[key];
-      return cloneJson(states.set(entityId, state, merged).toJSON());
+      return cloneJson(states.set(entityId, state, merged, undefined, { silent: setOptions.silent }).toJSON());
     },
     removeState: (entityId) => void states.remove(entityId),
     fireEvent: (eventType, data = {}) => void bus.fire(eventType, cloneJson(data)),

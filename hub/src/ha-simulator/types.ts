@@ -72,12 +72,14 @@ export interface HaSimulator {
   /**
    * Writes a state as an integration would: `attributes` are merged into the current ones (a key set to undefined is
    * removed) unless `replaceAttributes`. Fires `state_changed` (and the compressed diff); a new entity id fires an add.
+   * `silent` is a fault for tests: the state changes without any event, as if subscribers missed it (`get_states`
+   * returns it).
    */
   setState(
     entityId: string,
     state: string,
     attributes?: Record<string, unknown>,
-    options?: { replaceAttributes?: boolean },
+    options?: { replaceAttributes?: boolean; silent?: boolean },
   ): HassEntity;
   /** Removes a state: `state_changed` with `new_state: null`, and `r` to entity subscribers. */
   removeState(entityId: string): void;

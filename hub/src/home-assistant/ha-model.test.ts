@@ -82,6 +82,44 @@ describe("HomeAssistantModel", () => {
     assert.deepEqual(states, ["switch.y"]);
   });
 
+  it("reconciles with a get_states answer: missed changes reported, newer events kept, unchanged ones quiet", () => {
+    const model = new HomeAssistantModel();
+    model.applyCompressed(
+      {
+        a: {
+          "switch.missed": { s: "on", a: {}, c: "c", lc: 100 },
+          "switch.same": { s: "on", a: { x: 1 }, c: "c", lc: 100 },
+          "switch.newer": { s: "off", a: {}, c: "c", lc: 300 },
+        },
+      },
+      true,
+    );
+    const states: string[] = [];
+    const structure: string[][] = [];
+    for (const id of ["switch.missed", "switch.same", "switch.newer", "switch.added"])
+      model.onEntity(id, (changed, state) => states.push(`${changed}=${state?.state}`));
+    model.onStructure((ids) => structure.push([...ids]));
+    const at = (seconds: number) => new Date(seconds * 1000).toISOString();
+    const answer = (entity_id: string, state: string, seconds: number, attributes: Record<string, unknown> = {}) => ({
+      entity_id,
+      state,
+      attributes,
+      context: { id: "c", parent_id: null, user_id: null },
+      last_changed: at(seconds),
+      last_updated: at(seconds),
+    });
+    const changed = model.applyStates([
+      answer("switch.missed", "off", 200),
+      answer("switch.same", "on", 100, { x: 1 }),
+      answer("switch.newer", "on", 250),
+      answer("switch.added", "on", 200),
+    ]);
+    assert.deepEqual(changed.sort(), ["switch.added", "switch.missed"]);
+    assert.deepEqual(states.sort(), ["switch.added=on", "switch.missed=off"]);
+    assert.deepEqual(structure, [["switch.added"]]);
+    assert.equal(model.states.get("switch.newer")?.state, "off", "an event newer than the answer wins");
+  });
+
   it("reports structural changes for registry updates, including entities of a moved device", () => {
     const model = new HomeAssistantModel();
     model.setRegistries({

@@ -106,6 +106,34 @@ export class HomeAssistantModel {
     for (const [id, state] of changed) this.#emitEntity(id, state);
   }
 
+  /**
+   * Reconciles the states with a complete `get_states` answer (force-sync): a state that differs from HA's, and is not
+   * newer than HA's answer (an event may overtake it), is replaced and reported like an event. States missing from
+   * the answer stay (their removal arrives as an event). Returns the entity ids that changed.
+   */
+  applyStates(states: readonly HassEntity[]): string[] {
+    const changed = new Map<string, HassEntity>();
+    const structural = new Set<string>();
+    for (const state of states) {
+      const previous = this.states.get(state.entity_id);
+      if (previous) {
+        if (same(previous.state, state.state) && same(previous.attributes, state.attributes)) continue;
+        if (Date.parse(previous.last_updated) > Date.parse(state.last_updated)) continue;
+      } else {
+        structural.add(state.entity_id);
+      }
+      changed.set(state.entity_id, state);
+    }
+    for (const [id, state] of changed) this.states.set(id, state);
+    if (changed.size > 0) {
+      this.lastUpdated = Date.now();
+      this.stateEvents++;
+    }
+    this.#emitStructure(structural);
+    for (const [id, state] of changed) this.#emitEntity(id, state);
+    return [...changed.keys()];
+  }
+
   /** Replaces all registries (initial load, reconnect, refresh) and reports which entities changed. */
   setRegistries(registries: Registries): void {
     const affected = new Set<string>();

@@ -9,6 +9,7 @@ import type {
   DeviceRegistryEntry,
   EntityRegistryEntry,
   EntityRegistryUpdated,
+  HassEntity,
   LabelRegistryEntry,
 } from "./types.ts";
 
@@ -70,6 +71,15 @@ export class HomeAssistantService {
   /** Re-reads the registries and HA's configuration (the `refresh` endpoint). */
   async refresh(): Promise<void> {
     await this.#loadRegistries();
+  }
+
+  /**
+   * Re-reads every state from HA (`get_states`) and applies what the event stream missed (force-sync); resolves with
+   * the entity ids that changed. Rejects while HA is not connected.
+   */
+  async resyncStates(): Promise<string[]> {
+    const states = await this.client.connection.sendMessagePromise<HassEntity[]>({ type: "get_states" });
+    return this.model.applyStates(states);
   }
 
   async #sync(): Promise<void> {

@@ -49,9 +49,16 @@ export interface StateMachine {
   all(): State[];
   /**
    * HA's `async_set`: no event when state and attributes are unchanged (only `state_reported`); `last_changed` moves
-   * only when the state string changes. Fires `state_changed` and returns the stored state.
+   * only when the state string changes. Fires `state_changed` and returns the stored state. `silent` (a test fault)
+   * stores the change without any event, as if the client missed it; only `get_states` shows it.
    */
-  set(entityId: string, state: string, attributes: Record<string, unknown>, context?: HassContext): State;
+  set(
+    entityId: string,
+    state: string,
+    attributes: Record<string, unknown>,
+    context?: HassContext,
+    options?: { silent?: boolean },
+  ): State;
   /** Removes a state and fires `state_changed` with `new_state: null`; false when there was none. */
   remove(entityId: string, context?: HassContext): boolean;
 }
@@ -73,7 +80,7 @@ export function createStateMachine(bus: EventBus, clock: Clock, initial: readonl
   return {
     get: (entityId) => states.get(entityId),
     all: () => [...states.values()],
-    set(entityId, state, attributes, context) {
+    set(entityId, state, attributes, context, options = {}) {
       if (!isValidEntityId(entityId)) throw new Error(`Invalid entity id encountered: ${entityId}`);
       // HA's validate_state: states are limited to 255 characters.
       if (state.length > 255) throw new Error(`Invalid state with length ${state.length}. State max length is 255`);
@@ -94,6 +101,7 @@ export function createStateMachine(bus: EventBus, clock: Clock, initial: readonl
       const lastChanged = old && old.state === state ? old.lastChanged : now;
       const next = new State(entityId, state, { ...attributes }, lastChanged, now, now, { ...ctx });
       states.set(entityId, next);
+      if (options.silent) return next;
       bus.fire("state_changed", { entity_id: entityId, old_state: old ?? null, new_state: next }, next.context, now);
       return next;
     },
