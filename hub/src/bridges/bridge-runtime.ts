@@ -20,6 +20,18 @@ export interface BridgeDeviceInfo {
   failed: string | null;
 }
 
+/** What a force-sync did. */
+export interface ForceSyncReport {
+  /** Devices of the bridge checked. */
+  devices: number;
+  /** Devices whose HA state had changed without the hub hearing of it (now pushed). */
+  missedChanges: number;
+  /** Attributes that then still differed from HA's state (e.g. changed by a controller) and were set back. */
+  correctedAttributes: number;
+  /** False when HA was not reachable: the hub's last known state was pushed instead. */
+  haStateReread: boolean;
+}
+
 /**
  * What the bridge service needs from a running bridge; the Matter implementation lives in
  * `hub/src/matter/` and tests may substitute their own.
@@ -31,8 +43,11 @@ export interface BridgeRuntime {
   stop(): Promise<void>;
   /** Re-evaluate the filter and mappings without a restart. */
   refresh(): Promise<void>;
-  /** Push every current state to the controllers again. */
-  forceSync(): Promise<void>;
+  /**
+   * Re-read Home Assistant's state of every device and bring every attribute in line with it (docs/decisions.md,
+   * "Force-sync"); controllers get a report for each corrected attribute.
+   */
+  forceSync(): Promise<ForceSyncReport>;
   /** Remove every fabric; the bridge comes back with fresh pairing codes. */
   factoryReset(passcode: number, discriminator: number): Promise<void>;
   openCommissioningWindow(
@@ -41,6 +56,11 @@ export interface BridgeRuntime {
   commissioning(): CommissioningInfo;
   devices(): BridgeDeviceInfo[];
   deviceCount(): number;
+  /**
+   * The Matter device types an entity mapping may choose for this entity (its domain, capabilities and this bridge's
+   * plugin mappings decide); undefined while Home Assistant has no state for it.
+   */
+  allowedDeviceTypes(entityId: string): readonly string[] | undefined;
   /** Apply a changed configuration (name, filter…) without restarting where possible. */
   reconfigure(config: BridgeConfig): Promise<void>;
   /** Release everything (bridge deleted); storage removal is the caller's job. */

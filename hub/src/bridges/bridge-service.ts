@@ -79,6 +79,12 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     return this.#runtime(id).devices();
   }
 
+  /** See {@link BridgeRuntime.allowedDeviceTypes}; 404 for an unknown bridge. */
+  allowedDeviceTypes(id: string, entityId: string): readonly string[] | undefined {
+    this.#config(id);
+    return this.#runtime(id).allowedDeviceTypes(entityId);
+  }
+
   async create(input: CreateBridge): Promise<ReturnType<BridgeService["record"]>> {
     this.#checkPort(input.port);
     const now = new Date().toISOString();
@@ -169,8 +175,8 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
           await runtime.refresh();
           return {};
         case "force-sync":
-          await runtime.forceSync();
-          return {};
+          if (runtime.status !== "running") throw badRequest("The bridge must be running to force a sync");
+          return { sync: await runtime.forceSync() };
         case "factory-reset": {
           const fresh = {
             ...config,

@@ -25,7 +25,10 @@ export function entityMappingRoutes(mappings: EntityMappingStore, bridges: Bridg
 
   app.put("/:bridgeId/:entityId", validate("json", EntityMappingSchema), async (c) => {
     const id = bridgeId(c.req.param("bridgeId"));
-    const mapping = await mappings.put(id, entityId(c.req.param("entityId")), c.req.valid("json"));
+    const entity = entityId(c.req.param("entityId"));
+    const input = c.req.valid("json");
+    if (input.matterDeviceType) checkDeviceType(bridges, id, entity, input.matterDeviceType);
+    const mapping = await mappings.put(id, entity, input);
     return c.json(mapping);
   });
 
@@ -43,4 +46,21 @@ export function entityMappingRoutes(mappings: EntityMappingStore, bridges: Bridg
   });
 
   return app;
+}
+
+/**
+ * A device type must fit the entity (a switch cannot become a door lock: the endpoint would accept commands HA cannot
+ * carry out). Checked against HA's current state, so an entity HA does not know cannot get one yet.
+ */
+function checkDeviceType(bridges: BridgeService, bridgeId: string, entityId: string, deviceType: string): void {
+  const allowed = bridges.allowedDeviceTypes(bridgeId, entityId);
+  if (allowed === undefined) {
+    throw badRequest(`Home Assistant has no state for ${entityId}: its device type cannot be checked, so it cannot be set`);
+  }
+  if (allowed.includes(deviceType)) return;
+  throw badRequest(
+    allowed.length === 0
+      ? `matterDeviceType ${deviceType} does not fit ${entityId}: this entity cannot be exposed as any Matter device type`
+      : `matterDeviceType ${deviceType} does not fit ${entityId}; allowed: ${allowed.join(", ")}`,
+  );
 }

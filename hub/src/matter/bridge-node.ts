@@ -96,18 +96,27 @@ export class BridgeNode extends EventEmitter<BridgeNodeEvents> {
   }
 
   /**
-   * Builds the node from storage, attaches the held devices and brings it online. Rejects with a
-   * {@link BridgeStartError} (e.g. port in use) after closing everything it opened; held devices are then gone.
+   * Builds the node from storage, attaches the held devices and brings it online. A held device that matter.js
+   * refuses (e.g. an attribute value outside its constraints) is left out and listed in `failedDevices` with the
+   * error: one bad device never keeps the others offline. Rejects with a {@link BridgeStartError} (e.g. port in
+   * use) after closing everything it opened; held devices are then gone.
    */
-  start(): Promise<void> {
+  start(): Promise<{ failedDevices: ReadonlyMap<string, unknown> }> {
     return this.#exclusive(async () => {
-      if (this.#node) return;
+      const failedDevices = new Map<string, unknown>();
+      if (this.#node) return { failedDevices };
       this.#status = "starting";
       let node: ServerNode | undefined;
       try {
         node = await createBridgeServerNode(this.#options);
         const parent = this.serverMode ? node : await node.add(new Endpoint(AggregatorEndpoint, { id: "aggregator" }));
-        for (const endpoint of this.#staged.values()) await parent.add(endpoint);
+        for (const [id, endpoint] of this.#staged) {
+          try {
+            await parent.add(endpoint);
+          } catch (error) {
+            failedDevices.set(id, error);
+          }
+        }
         this.#staged.clear();
         if (this.serverMode && parent.parts.size === 0) {
           throw new Error("a server-mode bridge needs its device added before start()");
@@ -123,6 +132,7 @@ export class BridgeNode extends EventEmitter<BridgeNodeEvents> {
         this.#node = node;
         this.#parent = parent;
         this.#status = "running";
+        return { failedDevices };
       } catch (error) {
         this.#staged.clear();
         this.#status = "stopped";

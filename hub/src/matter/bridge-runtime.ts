@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import type { Endpoint } from "@matter/main";
 import type { Logger } from "../../../lib/logger.ts";
 import type { BridgeConfig } from "../bridges/bridge-config.ts";
-import type { BridgeDeviceInfo, BridgeRuntime, BridgeStatus, CommissioningInfo } from "../bridges/bridge-runtime.ts";
+import type {
+  BridgeDeviceInfo,
+  BridgeRuntime,
+  BridgeStatus,
+  CommissioningInfo,
+  ForceSyncReport,
+} from "../bridges/bridge-runtime.ts";
 import type { EndpointIdentities } from "../bridges/endpoint-identities.ts";
 import { type CompiledFilter, compileFilter } from "../bridges/filter.ts";
 import type { EntityMappingStore } from "../entity-mappings/entity-mapping-store.ts";
@@ -13,9 +19,10 @@ import { BridgeNode } from "./bridge-node.ts";
 import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "./devices/contract.ts";
 import { mapEntity } from "./devices/domain-table.ts";
 import { createDeviceEndpoint, cutUtf8, updateDeviceEndpoint } from "./devices/endpoint-types.ts";
+import { entityFailureReason } from "./entity-failure.ts";
 import type { MatterEnvironment } from "./matter-environment.ts";
 import { pairingCodesFor } from "./pairing-codes.ts";
-import { mountPluginDevice, resolveEntityMapping } from "./plugin-devices/plugin-mount.ts";
+import { allowedDeviceTypes, mountPluginDevice, resolveEntityMapping } from "./plugin-devices/plugin-mount.ts";
 import type { PluginBridgeSeam, PluginHostFactory, PluginHostForBridge } from "./plugin-devices/seam.ts";
 
 /** What every Matter bridge runtime of a hub shares. */
@@ -55,7 +62,8 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   #lastCommissioning: CommissioningInfo | undefined;
   readonly #exposed = new Map<string, Exposed>();
   readonly #skipped = new Map<string, { name: string; reason: string }>();
-  readonly #failed = new Map<string, { name: string; reason: string }>();
+  /** Entities whose device could not be built; each is retried when its HA state changes (`off` stops that). */
+  readonly #failed = new Map<string, { name: string; reason: string; off: () => void }>();
   readonly #log: Logger;
   readonly #identities: EndpointIdentities;
   #queue: Promise<unknown> = Promise.resolve();
@@ -94,7 +102,13 @@ export class MatterBridgeRuntime implements BridgeRuntime {
       if (this.#config.serverMode && this.#exposed.size === 0) {
         throw new Error("no entity of this server-mode bridge can be exposed");
       }
-      await node.start();
+      const { failedDevices } = await node.start();
+      for (const [entityId, exposed] of [...this.#exposed]) {
+        if (!failedDevices.has(exposed.endpointId)) continue;
+        exposed.off();
+        this.#exposed.delete(entityId);
+        this.#markFailed(entityId, exposed.name, failedDevices.get(exposed.endpointId), undefined);
+      }
       this.#watch();
       this.#set("running", null);
       this.#log.info({ devices: this.#exposed.size, port: node.port }, `bridge "${this.#config.name}" running`);
@@ -130,13 +144,43 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     });
   }
 
-  async forceSync(): Promise<void> {
-    const model = this.deps.ha.model;
-    await Promise.all(
-      [...this.#exposed.entries()].map(([entityId, exposed]) =>
-        updateDeviceEndpoint(exposed.endpoint, this.#snapshot(viewEntity(model, entityId), exposed.name)).catch(() => undefined),
-      ),
-    );
+  /**
+   * Force-sync (docs/decisions.md): re-reads HA's state (`get_states`, so changes the event stream missed count too),
+   * then compares every attribute of every device with HA's state and writes each one that differs, whoever changed
+   * it. matter.js reports exactly the written attributes to every subscribed controller; unchanged attributes already
+   * hold the value the controllers last got, and a controller whose subscription broke gets everything when it
+   * subscribes again.
+   */
+  async forceSync(): Promise<ForceSyncReport> {
+    let haStateReread = true;
+    let missed: string[] = [];
+    try {
+      // Changed entities reach their endpoints through the usual per-entity listeners.
+      missed = await this.deps.ha.resyncStates();
+    } catch (error) {
+      haStateReread = false;
+      this.#log.warn({ err: error }, "force-sync: could not re-read Home Assistant's states; pushing the last known ones");
+    }
+    return this.#serial(async () => {
+      const model = this.deps.ha.model;
+      let correctedAttributes = 0;
+      const devices = [...this.#exposed.entries()];
+      for (const [entityId, exposed] of devices) {
+        const view = viewEntity(model, entityId);
+        if (!view) continue;
+        try {
+          const result = await updateDeviceEndpoint(exposed.endpoint, this.#snapshot(view, exposed.name));
+          correctedAttributes += result.changed.length;
+          if (result.rebuild) await this.#rebuild(entityId);
+        } catch (error) {
+          this.#log.warn({ entityId, err: error }, "force-sync: could not update a device");
+        }
+      }
+      const missedChanges = missed.filter((id) => this.#exposed.has(id)).length;
+      const report = { devices: devices.length, missedChanges, correctedAttributes, haStateReread };
+      this.#log.info(report, `bridge "${this.#config.name}" force-synced`);
+      return report;
+    });
   }
 
   async factoryReset(passcode: number, discriminator: number): Promise<void> {
@@ -175,6 +219,12 @@ export class MatterBridgeRuntime implements BridgeRuntime {
 
   devices(): BridgeDeviceInfo[] {
     return deviceRows(this.deps.ha.model, this.#exposed, this.#skipped, this.#failed);
+  }
+
+  allowedDeviceTypes(entityId: string): readonly string[] | undefined {
+    const view = viewEntity(this.deps.ha.model, entityId);
+    if (!view?.state) return undefined;
+    return allowedDeviceTypes(this.#snapshot(view, view.name), (domain) => this.#plugins?.mappingFor(domain));
   }
 
   async reconfigure(config: BridgeConfig): Promise<void> {
@@ -255,6 +305,8 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     const mapping = this.deps.mappings.get(this.#config.id, entityId);
     const exposed = this.#exposed.get(entityId);
     this.#skipped.delete(entityId);
+    const previousFailure = this.#failed.get(entityId)?.reason;
+    this.#failed.get(entityId)?.off();
     this.#failed.delete(entityId);
     const name = cutUtf8(mapping?.customName || view?.name || entityId);
     const skip = async (reason: string | undefined) => {
@@ -280,9 +332,18 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     try {
       await this.#add(view, endpointId, decision.key, name);
     } catch (error) {
-      this.#failed.set(entityId, { name, reason: (error as Error).message });
-      this.#log.warn({ entityId, err: error }, `could not expose ${entityId}`);
+      this.#markFailed(entityId, name, error, previousFailure);
     }
+  }
+
+  /** Lists the entity as failed with the reason, and retries it on its next HA state (HA may fix the bad value). */
+  #markFailed(entityId: string, name: string, error: unknown, previousFailure: string | undefined): void {
+    const off = this.deps.ha.model.onEntity(entityId, () => void this.#serial(() => this.#retryFailed(entityId)));
+    const reason = entityFailureReason(error);
+    this.#failed.set(entityId, { name, reason, off });
+    // Once per reason: a sensor failing the same way on every update must not flood the log.
+    if (reason === previousFailure) this.#log.debug({ entityId, reason }, `still cannot expose ${entityId}`);
+    else this.#log.warn({ entityId, reason, err: error }, `could not expose ${entityId}: ${reason}`);
   }
 
   async #add(view: EntityView, endpointId: string, key: DeviceTypeKey, name: string): Promise<void> {
@@ -332,6 +393,12 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     }
   }
 
+  async #retryFailed(entityId: string): Promise<void> {
+    if (!this.#failed.has(entityId)) return;
+    await this.#reconcileOne(entityId);
+    if (!this.#failed.has(entityId)) this.onChange();
+  }
+
   /** The entity's capabilities changed: same endpoint id (and number), new clusters. */
   async #rebuild(entityId: string): Promise<void> {
     const exposed = this.#exposed.get(entityId);
@@ -348,6 +415,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
 
   #teardownDevices(): void {
     for (const exposed of this.#exposed.values()) exposed.off();
+    for (const failed of this.#failed.values()) failed.off();
     this.#exposed.clear();
     this.#skipped.clear();
     this.#failed.clear();

@@ -4,8 +4,8 @@
  */
 import type { BridgeNode } from "../bridge-node.ts";
 import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../devices/contract.ts";
-import { DOMAIN_TABLE, mapEntity } from "../devices/domain-table.ts";
-import { isPluginDeviceType } from "./device-types.ts";
+import { allowedOverrides, DOMAIN_TABLE, mapEntity } from "../devices/domain-table.ts";
+import { isPluginDeviceType, PLUGIN_DEVICE_TYPES } from "./device-types.ts";
 import { createPluginEndpoint, observeControllerChanges, PluginDeviceError, writePluginState } from "./plugin-endpoint.ts";
 import type { MountedPluginDevice, PluginDeviceSpec } from "./seam.ts";
 
@@ -60,4 +60,18 @@ export function resolveEntityMapping(
   if (mapped === undefined) return mapEntity(snapshot, override);
   if (override !== null && isPluginDeviceType(override)) return { key: override };
   return { key: mapped };
+}
+
+/**
+ * The device types a user override may choose for this entity, by the same rules as {@link resolveEntityMapping}:
+ * the table's choices for a domain the hub handles, any plugin device type for a domain a plugin maps, else none.
+ */
+export function allowedDeviceTypes(
+  snapshot: EntitySnapshot,
+  pluginMapping: (domain: string) => DeviceTypeKey | undefined,
+): readonly DeviceTypeKey[] {
+  if (Object.hasOwn(DOMAIN_TABLE, snapshot.domain) || pluginMapping(snapshot.domain) === undefined) {
+    return allowedOverrides(snapshot.domain, snapshot.state);
+  }
+  return Object.keys(PLUGIN_DEVICE_TYPES) as DeviceTypeKey[];
 }
