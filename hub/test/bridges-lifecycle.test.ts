@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
 import type { HaSimulator } from "../src/ha-simulator/index.ts";
@@ -11,7 +12,7 @@ import {
   waitForStatus,
 } from "./support/bridge-fixture.ts";
 import { freeUdpPort } from "./support/matter-fixtures.ts";
-import type { TestHub } from "./support/test-context.ts";
+import { eventually, type TestHub } from "./support/test-context.ts";
 
 const lightsOnly = {
   include: [
@@ -25,6 +26,8 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
   let hub: TestHub;
   let call: ReturnType<typeof api>;
   const created: string[] = [];
+  /** The data dir a hub restart took over (createTestHub only removes the ones it made itself). */
+  let restartedDataDir: string | undefined;
 
   before(async () => {
     assertNetworkIsolated();
@@ -33,6 +36,7 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
   after(async () => {
     await hub?.stop();
     await sim?.close();
+    if (restartedDataDir) rmSync(restartedDataDir, { recursive: true, force: true });
   });
 
   const create = async (body: Record<string, unknown>) => {
@@ -83,9 +87,22 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
   const list = () => created;
 
   it("creates, refuses a port clash, clones with a fresh port, and deletes with 204", async () => {
-    const port = (await call<{ port: number }>("GET", "/api/matter/next-port")).body.port;
+    const nextPort = async () => (await call<{ port: number }>("GET", "/api/matter/next-port")).body.port;
+    const port = await nextPort();
     assert.ok(port >= 5540);
     const first = await create({ name: "Living room", port, filter: lightsOnly });
+    // The lowest port no bridge uses and nothing else holds: past the new bridge's, past one taken by another program.
+    const second = await nextPort();
+    assert.ok(second > port, `${second} after ${port}`);
+    const { createSocket } = await import("node:dgram");
+    const squatter = createSocket("udp6");
+    await new Promise<void>((resolve) => squatter.bind(second, resolve));
+    try {
+      assert.ok((await nextPort()) > second, "a port bound by another program is skipped");
+    } finally {
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    }
+    assert.equal(await nextPort(), second, "and offered again once free");
     assert.equal(first.status === "starting" || first.status === "running", true);
     const clash = await call<{ error: string }>("POST", "/api/matter/bridges", { name: "Other", port });
     assert.equal(clash.status, 400);
@@ -154,14 +171,29 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
     const restartAll = await call<{ results: { ok: boolean }[] }>("POST", "/api/matter/bridges/actions/restart-all");
     assert.ok(restartAll.body.results.every((r) => r.ok));
     assert.equal((await call("POST", `/api/matter/bridges/${first}/actions/explode`)).status, 400);
+    const numbers = async () =>
+      [...(await devicesOf(call, first))].map(([entityId, device]) => `${entityId}@${device.endpointNumber}`).sort();
+    const before = await numbers();
+    assert.equal(before.length, 2);
     for (const action of ["refresh", "force-sync", "restart"]) {
-      const result: { status: number; body: { bridge: BridgeRecord } } = await call<{ bridge: BridgeRecord }>(
-        "POST",
-        `/api/matter/bridges/${first}/actions/${action}`,
-      );
+      const result: { status: number; body: { bridge: BridgeRecord; sync?: Record<string, unknown> } } = await call<{
+        bridge: BridgeRecord;
+        sync?: Record<string, unknown>;
+      }>("POST", `/api/matter/bridges/${first}/actions/${action}`);
       assert.equal(result.status, 200, action);
       assert.equal(result.body.bridge.status, "running", action);
+      assert.equal(result.body.bridge.deviceCount, 2, action);
+      assert.deepEqual(await numbers(), before, `${action} keeps every device on its endpoint`);
+      if (action === "force-sync") {
+        // In sync already: HA re-read, every device checked, nothing had to be corrected.
+        assert.deepEqual(result.body.sync, { devices: 2, missedChanges: 0, correctedAttributes: 0, haStateReread: true });
+      }
     }
+    await call("POST", `/api/matter/bridges/${first}/actions/stop`);
+    const forceSyncStopped = await call<{ error: string }>("POST", `/api/matter/bridges/${first}/actions/force-sync`);
+    assert.equal(forceSyncStopped.status, 400, "nothing to sync on a stopped bridge");
+    assert.match(forceSyncStopped.body.error, /running/);
+    await call("POST", `/api/matter/bridges/${first}/actions/start`);
   });
 
   it("pairs a second controller through the commissioning window, and a factory reset removes every fabric", async () => {
@@ -210,6 +242,34 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
     }
   });
 
+  it("keeps a bridge running when one entity cannot be built, names the reason, and retries when HA fixes it", async () => {
+    // A fan integration reporting 150 %: matter.js refuses PercentSetting above 100 (constraint "max 100").
+    sim.setState("fan.broken_fan", "on", { percentage: 150, supported_features: 1, friendly_name: "Broken fan" });
+    const bridge = await create({
+      name: "One bad entity",
+      port: await freeUdpPort(),
+      filter: { include: [...lightsOnly.include, { type: "entity_id", value: "fan.broken_fan" }] },
+    });
+    const running = await waitForStatus(call, bridge.id, "running");
+    assert.equal(running.deviceCount, 2, "the light and the switch are exposed");
+    const devices = await devicesOf(call, bridge.id);
+    const fan = devices.get("fan.broken_fan");
+    assert.equal(fan?.endpointNumber, null);
+    assert.match(fan?.failed ?? "", /percentSetting.*max 100/, "the reason names the attribute and the limit");
+    assert.ok(devices.get("switch.garden_pump")?.endpointNumber, "the others have their endpoints");
+    type Detailed = { bridges: { id: string; failedEntities: { entityId: string; reason: string }[] }[] };
+    const health = async () =>
+      (await call<Detailed>("GET", "/api/health/detailed")).body.bridges.find((b) => b.id === bridge.id)?.failedEntities;
+    assert.deepEqual(await health(), [{ entityId: "fan.broken_fan", reason: fan?.failed }]);
+    // HA reports a valid percentage again: the fan is exposed without a refresh or restart.
+    sim.setState("fan.broken_fan", "on", { percentage: 40 });
+    await eventually(async () => (await devicesOf(call, bridge.id)).get("fan.broken_fan")?.endpointNumber, 5000);
+    assert.equal((await devicesOf(call, bridge.id)).get("fan.broken_fan")?.failed, null);
+    assert.deepEqual(await health(), []);
+    await call("DELETE", `/api/matter/bridges/${bridge.id}`);
+    created.splice(created.indexOf(bridge.id), 1);
+  });
+
   it("runs a server-mode bridge as a standalone node without an aggregator", async () => {
     const port = await freeUdpPort();
     const bridge = await create({
@@ -230,5 +290,42 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
     } finally {
       await close();
     }
+  });
+
+  it("starts bridges in priority order, both on start-all and when the hub starts", async () => {
+    // Created in name order, prioritised in another: Bravo (0), Charlie (1), Alpha (2).
+    const ids: Record<string, string> = {};
+    for (const [name, priority] of [
+      ["Alpha", 2],
+      ["Bravo", 0],
+      ["Charlie", 1],
+    ] as const) {
+      ids[name] = (await create({ name, port: await freeUdpPort(), filter: lightsOnly, priority })).id;
+      await waitForStatus(call, ids[name] as string, "running");
+    }
+    const expected = ["Bravo", "Charlie", "Alpha"].map((name) => ids[name]);
+    /** The order in which the three bridges reported `starting` after diagnostic event `since`. */
+    const startOrder = (since: number) =>
+      hub.ctx.diagnostics
+        .recent()
+        .filter((e) => e.id > since && e.type === "bridge_starting" && expected.includes(e.bridgeId as string))
+        .map((e) => e.bridgeId);
+    await call("POST", "/api/matter/bridges/actions/stop-all");
+    const mark = hub.ctx.diagnostics.recent().at(-1)?.id ?? 0;
+    const started = await call<{ results: { id: string; ok: boolean }[] }>("POST", "/api/matter/bridges/actions/start-all");
+    assert.ok(started.body.results.every((r) => r.ok));
+    assert.deepEqual(startOrder(mark), expected, "start-all");
+    assert.deepEqual(
+      started.body.results.map((r) => r.id).filter((id) => expected.includes(id)),
+      expected,
+    );
+
+    // A hub restart starts them in the same order.
+    const dataDir = hub.dataDir;
+    await hub.stop({ keepData: true });
+    ({ hub, call } = await startBridgeWorld({ dataDir, sim }));
+    restartedDataDir = dataDir;
+    for (const id of expected) await waitForStatus(call, id as string, "running");
+    assert.deepEqual(startOrder(0), expected, "hub start");
   });
 });

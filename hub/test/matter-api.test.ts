@@ -66,6 +66,23 @@ describe("filter helpers and entity mappings", { timeout: 120_000 }, () => {
     assert.ok(number);
     const bad = await call("PUT", `/api/entity-mappings/${bridge.id}/switch.garden_pump`, { matterDeviceType: "toaster" });
     assert.equal(bad.status, 400);
+    // A real device type that cannot fit a switch: 400 naming the ones that can, and nothing changes.
+    const misfit = await call<{ error: string }>("PUT", `/api/entity-mappings/${bridge.id}/switch.garden_pump`, {
+      matterDeviceType: "door_lock",
+      customName: "Front door",
+    });
+    assert.equal(misfit.status, 400);
+    assert.deepEqual(Object.keys(misfit.body), ["error"]);
+    assert.match(misfit.body.error, /door_lock does not fit switch\.garden_pump; allowed: on_off_plugin_unit, on_off_light$/);
+    assert.deepEqual((await call<{ mappings: unknown[] }>("GET", `/api/entity-mappings/${bridge.id}`)).body.mappings, []);
+    const unchanged = (await devicesOf(call, bridge.id)).get("switch.garden_pump");
+    assert.equal(unchanged?.deviceType, "on_off_plugin_unit");
+    assert.equal(unchanged?.endpointNumber, number);
+    const unknown = await call<{ error: string }>("PUT", `/api/entity-mappings/${bridge.id}/switch.not_in_ha`, {
+      matterDeviceType: "on_off_light",
+    });
+    assert.equal(unknown.status, 400, "an entity HA does not know cannot be checked");
+    assert.match(unknown.body.error, /no state for switch\.not_in_ha/);
     const put = await call<{ disabled: boolean }>("PUT", `/api/entity-mappings/${bridge.id}/switch.garden_pump`, {
       disabled: true,
     });
