@@ -146,7 +146,10 @@ export const dimmablePlugInUnit: DeviceKind = {
   endpointType: () => DimmablePlugInUnitDevice.with(LightingOnOff, LightingLevel),
 };
 
-/** Color Temperature Light (0x0102). */
+/**
+ * Color Temperature Light (0x010C, Matter Device Library §4.3; matter.js `ColorTemperatureLightDevice`). hub-plugins.md
+ * lists 0x0102, which is Zigbee HA's Color Dimmable Light and not a Matter device type (docs/decisions.md).
+ */
 export const colorTemperatureLight: DeviceKind = {
   endpointType: () =>
     ColorTemperatureLightDevice.with(LightingOnOff, LightingLevel, HaColorControlServer.with(...colorFeatures(false))),
