@@ -136,6 +136,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       },
     );
     stops.unshift(() => bridges.stop());
+    await bridges.load();
 
     const diagnostics = new DiagnosticBus();
     const unwatch = watchDiagnostics(diagnostics, { bridges, homeAssistant });

@@ -41,10 +41,22 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     super();
   }
 
-  /** Loads stored bridges and starts those meant to run, by priority. */
-  async start(): Promise<void> {
+  #loaded = false;
+
+  /**
+   * Reads the stored bridges (once). The hub awaits this before it serves HTTP: a bridge created through the API
+   * while the store was still loading would otherwise be overwritten by the load.
+   */
+  async load(): Promise<void> {
+    if (this.#loaded) return;
     await this.store.load();
+    this.#loaded = true;
     for (const config of this.store.list()) this.#attach(config);
+  }
+
+  /** Starts the stored bridges meant to run, by priority (loading them first if needed). */
+  async start(): Promise<void> {
+    await this.load();
     await this.#eachByPriority(
       this.store.list().filter((b) => b.autoStart),
       (id) => this.#runtime(id).start(),
