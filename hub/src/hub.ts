@@ -109,7 +109,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     const bridgeLog = log.child({ component: "bridges" });
     const bridges = new BridgeService(
       new BridgeStore(config.dataDir),
-      (bridgeConfig, onChange) =>
+      (bridgeConfig, onChange, onDeviceChange) =>
         new MatterBridgeRuntime(
           bridgeConfig,
           {
@@ -124,6 +124,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
             plugins: plugins.forBridge,
           },
           onChange,
+          onDeviceChange,
         ),
       bridgeLog,
       async (id) => {

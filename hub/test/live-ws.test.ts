@@ -181,6 +181,47 @@ describe("WebSocket /api/ws on the real hub", { timeout: 60_000 }, () => {
     client.queue.length = 0;
   });
 
+  it("streams one bridge's device rows: a snapshot, then batched state changes, none after unsubscribing", async () => {
+    client.send({ type: "subscribe_devices", bridgeId: "no-such-bridge" });
+    const refused = await client.next((m) => m.type === "error");
+    assert.match(String(refused.message), /Bridge not found: no-such-bridge/);
+
+    client.send({ type: "subscribe_devices", bridgeId });
+    const snapshot = await client.next((m) => m.type === "devices_snapshot");
+    assert.equal(snapshot.bridgeId, bridgeId);
+    const rows = (snapshot.data as { devices: { entityId: string; state: string }[]; pluginDevices: unknown[] }).devices;
+    assert.deepEqual(
+      rows.map((r) => r.entityId),
+      ["switch.garden_pump"],
+    );
+    const next = rows[0]!.state === "on" ? "off" : "on";
+    sim.setState("switch.garden_pump", next);
+    const update = await client.next((m) => m.type === "devices_update");
+    assert.equal(update.bridgeId, bridgeId);
+    assert.deepEqual(
+      (update.data as { entityId: string; state: string; reachable: boolean }[]).map(({ entityId, state, reachable }) => ({
+        entityId,
+        state,
+        reachable,
+      })),
+      [{ entityId: "switch.garden_pump", state: next, reachable: true }],
+    );
+    // A burst is folded: many changes, at most a couple of messages.
+    client.queue.length = 0;
+    for (let i = 0; i < 20; i++) sim.setState("switch.garden_pump", i % 2 ? "on" : "off");
+    await sleep(400);
+    const burst = client.queue.filter((m) => m.type === "devices_update");
+    assert.ok(burst.length >= 1 && burst.length <= 3, `${burst.length} messages for 20 changes`);
+    assert.equal((burst.at(-1)!.data as { state: string }[])[0]!.state, "on", "the last message carries the last state");
+
+    client.send({ type: "unsubscribe_devices" });
+    await sleep(50);
+    client.queue.length = 0;
+    sim.setState("switch.garden_pump", "off");
+    await sleep(300);
+    assert.equal(client.queue.filter((m) => m.type.startsWith("devices_")).length, 0, "no rows after unsubscribing");
+  });
+
   it("answers ping with pong, reports malformed and unknown messages without closing, and pings every interval", async () => {
     client.queue.length = 0;
     client.send({ type: "ping" });

@@ -20,6 +20,16 @@ export interface BridgeDeviceInfo {
   failed: string | null;
 }
 
+/** A device a plugin put on the bridge: no Home Assistant entity behind it. */
+export interface PluginDeviceInfo {
+  endpointId: string;
+  name: string;
+  /** The plugin API's device type key, or null for a built-in plugin's own endpoint type. */
+  deviceType: string | null;
+  plugin: string;
+  endpointNumber: number | null;
+}
+
 /** What a force-sync did. */
 export interface ForceSyncReport {
   /** Devices of the bridge checked. */
@@ -55,6 +65,11 @@ export interface BridgeRuntime {
   ): Promise<{ manualPairingCode: string; qrPairingCode: string; timeoutSeconds: number }>;
   commissioning(): CommissioningInfo;
   devices(): BridgeDeviceInfo[];
+  /** One entity's row of `devices()`, or undefined when the bridge does not know the entity. */
+  device(entityId: string): BridgeDeviceInfo | undefined;
+  /** The devices its plugins put on the bridge. */
+  pluginDevices(): PluginDeviceInfo[];
+  /** Matter devices on the bridge: exposed entities and plugin devices. */
   deviceCount(): number;
   /**
    * The Matter device types an entity mapping may choose for this entity (its domain, capabilities and this bridge's
@@ -67,4 +82,12 @@ export interface BridgeRuntime {
   dispose(): Promise<void>;
 }
 
-export type BridgeRuntimeFactory = (config: BridgeConfig, onChange: () => void) => BridgeRuntime;
+/**
+ * Builds a bridge's runtime. `onChange`: the bridge's record changed (status, devices, fabrics). `onDeviceChange`: one
+ * exposed entity's device took a new Home Assistant state (its row of `devices()` changed).
+ */
+export type BridgeRuntimeFactory = (
+  config: BridgeConfig,
+  onChange: () => void,
+  onDeviceChange: (entityId: string) => void,
+) => BridgeRuntime;

@@ -22,6 +22,8 @@ interface BridgeServiceEvents {
   changed: [bridgeId: string];
   /** The set of bridges changed (create, delete, priorities). */
   listChanged: [];
+  /** One exposed entity's device took a new Home Assistant state. */
+  deviceChanged: [bridgeId: string, entityId: string];
 }
 
 /**
@@ -89,6 +91,17 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   devices(id: string) {
     this.#config(id);
     return this.#runtime(id).devices();
+  }
+
+  /** One entity's device row on a bridge (undefined when the bridge does not know the entity); 404 for an unknown bridge. */
+  device(id: string, entityId: string) {
+    this.#config(id);
+    return this.#runtime(id).device(entityId);
+  }
+
+  pluginDevices(id: string) {
+    this.#config(id);
+    return this.#runtime(id).pluginDevices();
   }
 
   /** See {@link BridgeRuntime.allowedDeviceTypes}; 404 for an unknown bridge. */
@@ -253,7 +266,11 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   #attach(config: BridgeConfig): void {
     this.#runtimes.set(
       config.id,
-      this.createRuntime(config, () => this.emit("changed", config.id)),
+      this.createRuntime(
+        config,
+        () => this.emit("changed", config.id),
+        (entityId) => this.emit("deviceChanged", config.id, entityId),
+      ),
     );
   }
 

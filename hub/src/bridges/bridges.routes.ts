@@ -57,8 +57,10 @@ export function bridgeRoutes(bridges: BridgeService, model: HomeAssistantModel):
   });
   app.post("/bridges/:bridgeId/clone", async (c) => c.json(await bridges.clone(c.req.param("bridgeId")), 201));
   app.get("/bridges/:bridgeId/devices", (c) => {
-    const devices = bridges.devices(c.req.param("bridgeId"));
-    return c.json({ bridgeId: c.req.param("bridgeId"), devices, total: devices.length });
+    const bridgeId = c.req.param("bridgeId");
+    const devices = bridges.devices(bridgeId);
+    // Plugin devices have no HA entity: listed apart, so `devices` stays one row per entity.
+    return c.json({ bridgeId, devices, total: devices.length, pluginDevices: bridges.pluginDevices(bridgeId) });
   });
   app.get("/next-port", async (c) => c.json({ port: await bridges.nextPort() }));
 

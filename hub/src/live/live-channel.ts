@@ -1,6 +1,7 @@
 import type { Logger } from "../../../lib/logger.ts";
 import type { BridgeService } from "../bridges/bridge-service.ts";
 import type { DiagnosticBus } from "../diagnostics/diagnostic-bus.ts";
+import { DeviceFeed } from "./device-feed.ts";
 import {
   type LiveConnection,
   type LiveSocket,
@@ -31,6 +32,8 @@ interface Client {
   /** Server pings sent since the client's last message. */
   unanswered: number;
   unsubscribe: (() => void) | undefined;
+  /** The bridge whose device rows the client watches (`subscribe_devices`), if any. */
+  devicesOf: string | undefined;
 }
 
 /**
@@ -41,6 +44,7 @@ export class LiveChannel {
   readonly #options: Required<Omit<LiveChannelOptions, "bridges" | "diagnostics" | "summary" | "log">>;
   readonly #clients = new Set<Client>();
   readonly #throttle: UpdateThrottle;
+  readonly #devices: DeviceFeed;
   #pingTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -52,6 +56,11 @@ export class LiveChannel {
       maxBufferedBytes: deps.maxBufferedBytes ?? 1024 * 1024,
     };
     this.#throttle = new UpdateThrottle(this.#options.coalesceMs, (bridgeId) => this.#sendBridge(bridgeId));
+    this.#devices = new DeviceFeed(
+      deps.bridges,
+      (bridgeId, message) => this.#toWatchers(bridgeId, message),
+      this.#options.coalesceMs,
+    );
     deps.bridges.on("changed", this.#onChanged);
     deps.bridges.on("listChanged", this.#onListChanged);
   }
@@ -66,7 +75,7 @@ export class LiveChannel {
       socket.close(this.#closed ? 1001 : 1013, this.#closed ? "Server shutting down" : "Too many live connections");
       return { receive: () => undefined, closed: () => undefined };
     }
-    const client: Client = { socket, unanswered: 0, unsubscribe: undefined };
+    const client: Client = { socket, unanswered: 0, unsubscribe: undefined, devicesOf: undefined };
     this.#clients.add(client);
     this.#send(client, { type: "bridges_update", data: this.#bridgeList() });
     this.#pingTimer ??= setInterval(() => this.#ping(), this.#options.pingIntervalMs).unref();
@@ -79,6 +88,7 @@ export class LiveChannel {
     this.deps.bridges.off("changed", this.#onChanged);
     this.deps.bridges.off("listChanged", this.#onListChanged);
     this.#throttle.reset();
+    this.#devices.close();
     for (const client of [...this.#clients]) {
       client.socket.close(1001, "Server shutting down");
       this.#drop(client);
@@ -115,6 +125,23 @@ export class LiveChannel {
         client.unsubscribe?.();
         client.unsubscribe = undefined;
         return;
+      case "subscribe_devices": {
+        const bridgeId = message.bridgeId as string;
+        let snapshot: { devices: unknown[]; pluginDevices: unknown[] };
+        try {
+          snapshot = this.#devices.watch(bridgeId);
+        } catch {
+          this.#send(client, { type: "error", message: `Bridge not found: ${bridgeId.slice(0, 64)}` });
+          return;
+        }
+        this.#unwatchDevices(client);
+        client.devicesOf = bridgeId;
+        this.#send(client, { type: "devices_snapshot", bridgeId, data: snapshot });
+        return;
+      }
+      case "unsubscribe_devices":
+        this.#unwatchDevices(client);
+        return;
     }
   }
 
@@ -135,8 +162,24 @@ export class LiveChannel {
     }
   }
 
+  #unwatchDevices(client: Client): void {
+    if (client.devicesOf !== undefined) this.#devices.unwatch(client.devicesOf);
+    client.devicesOf = undefined;
+  }
+
+  /** Sends to the clients watching this bridge's devices. */
+  #toWatchers(bridgeId: string, message: ServerMessage): void {
+    let text: string | undefined;
+    for (const client of [...this.#clients]) {
+      if (client.devicesOf !== bridgeId) continue;
+      text ??= JSON.stringify(message);
+      this.#send(client, text);
+    }
+  }
+
   #drop(client: Client): void {
     if (!this.#clients.delete(client)) return;
+    this.#unwatchDevices(client);
     client.unsubscribe?.();
     client.unsubscribe = undefined;
     if (this.#clients.size === 0) {
@@ -186,6 +229,14 @@ export class LiveChannel {
       return; // deleted: the `bridges_update` of the deletion already said so
     }
     this.#broadcast({ type: "bridge_update", bridgeId, data: record });
+    // The device set may have changed (entities added or removed, plugin devices): watchers get the whole set again.
+    if (this.#devices.watched(bridgeId)) {
+      this.#toWatchers(bridgeId, {
+        type: "devices_snapshot",
+        bridgeId,
+        data: { devices: this.deps.bridges.devices(bridgeId), pluginDevices: this.deps.bridges.pluginDevices(bridgeId) },
+      });
+    }
   }
 
   readonly #onChanged = (bridgeId: string) => {

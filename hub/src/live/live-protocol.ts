@@ -1,7 +1,15 @@
 import type { DiagnosticEvent } from "../diagnostics/diagnostic-bus.ts";
 
 /** What a client may send (hub spec, Events): anything else is answered with an `error` message. */
-export const CLIENT_MESSAGE_TYPES = ["ping", "pong", "subscribe_diagnostics", "unsubscribe_diagnostics"] as const;
+export const CLIENT_MESSAGE_TYPES = [
+  "ping",
+  "pong",
+  "subscribe_diagnostics",
+  "unsubscribe_diagnostics",
+  // Additions to the spec (docs/live-channel.md): one bridge's device rows, live.
+  "subscribe_devices",
+  "unsubscribe_devices",
+] as const;
 export type ClientMessageType = (typeof CLIENT_MESSAGE_TYPES)[number];
 
 /** A text frame longer than this closes the connection with 1009 (no client message needs more than a few bytes). */
@@ -13,6 +21,8 @@ export type ServerMessage =
   | { type: "bridge_update"; bridgeId: string; data: unknown }
   | { type: "diagnostic_snapshot"; data: { events: DiagnosticEvent[]; summary: unknown } }
   | { type: "diagnostic_event"; data: DiagnosticEvent }
+  | { type: "devices_snapshot"; bridgeId: string; data: { devices: unknown[]; pluginDevices: unknown[] } }
+  | { type: "devices_update"; bridgeId: string; data: unknown[] }
   | { type: "ping" }
   | { type: "pong" }
   | { type: "error"; message: string };
@@ -21,7 +31,7 @@ export type ServerMessage =
  * Reads one client frame: the message type, or the sentence the `error` reply carries. Extra fields are ignored, so
  * clients may add their own (e.g. a request id) without breaking.
  */
-export function parseClientMessage(data: unknown): { type: ClientMessageType } | { error: string } {
+export function parseClientMessage(data: unknown): { type: ClientMessageType; bridgeId?: string } | { error: string } {
   if (typeof data !== "string") return { error: "Binary messages are not supported: send JSON text" };
   let message: unknown;
   try {
@@ -36,6 +46,13 @@ export function parseClientMessage(data: unknown): { type: ClientMessageType } |
   if (typeof type !== "string") return { error: "Malformed message: expected a JSON object with a string `type`" };
   if (!(CLIENT_MESSAGE_TYPES as readonly string[]).includes(type)) {
     return { error: `Unknown message type "${type.slice(0, 64)}"; expected one of ${CLIENT_MESSAGE_TYPES.join(", ")}` };
+  }
+  if (type === "subscribe_devices") {
+    const bridgeId = (message as { bridgeId?: unknown }).bridgeId;
+    if (typeof bridgeId !== "string" || bridgeId.length === 0 || bridgeId.length > 64) {
+      return { error: "subscribe_devices needs a bridgeId (a string of 1 to 64 characters)" };
+    }
+    return { type, bridgeId };
   }
   return { type: type as ClientMessageType };
 }

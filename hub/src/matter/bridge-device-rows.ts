@@ -1,4 +1,4 @@
-import type { BridgeDeviceInfo } from "../bridges/bridge-runtime.ts";
+import type { BridgeDeviceInfo, PluginDeviceInfo } from "../bridges/bridge-runtime.ts";
 import type { HomeAssistantModel } from "../home-assistant/ha-model.ts";
 
 /** What the device list needs to know about an exposed entity. */
@@ -11,19 +11,21 @@ export interface ExposedDevice {
 
 type Reasons = ReadonlyMap<string, { name: string; reason: string }>;
 
+/** The three kinds of entity a bridge knows about: exposed, skipped with a reason, failed with a reason. */
+export interface DeviceSets {
+  exposed: ReadonlyMap<string, ExposedDevice>;
+  skipped: Reasons;
+  failed: Reasons;
+}
+
 /**
- * The rows of `GET /api/matter/bridges/:id/devices`: exposed entities with their Matter endpoint, then skipped and
- * failed ones with the reason, sorted by entity id.
+ * One row of `GET /api/matter/bridges/:id/devices` (and of a live `device_update`): the exposed entity with its Matter
+ * endpoint, or a skipped or failed one with the reason; undefined when the bridge does not know the entity.
  */
-export function deviceRows(
-  model: HomeAssistantModel,
-  exposed: ReadonlyMap<string, ExposedDevice>,
-  skipped: Reasons,
-  failed: Reasons,
-): BridgeDeviceInfo[] {
-  const stateOf = (entityId: string) => model.states.get(entityId);
-  const rows: BridgeDeviceInfo[] = [...exposed].map(([entityId, device]) => {
-    const state = stateOf(entityId);
+export function deviceRow(model: HomeAssistantModel, sets: DeviceSets, entityId: string): BridgeDeviceInfo | undefined {
+  const state = model.states.get(entityId);
+  const device = sets.exposed.get(entityId);
+  if (device) {
     return {
       entityId,
       name: device.name,
@@ -35,19 +37,50 @@ export function deviceRows(
       skipped: null,
       failed: null,
     };
-  });
-  const unexposed = (reasons: Reasons, field: "skipped" | "failed") =>
-    [...reasons].map(([entityId, { name, reason }]) => ({
-      entityId,
-      name,
-      deviceType: null,
-      endpointId: null,
-      endpointNumber: null,
-      reachable: false,
-      state: stateOf(entityId)?.state ?? null,
-      skipped: field === "skipped" ? reason : null,
-      failed: field === "failed" ? reason : null,
-    }));
-  rows.push(...unexposed(skipped, "skipped"), ...unexposed(failed, "failed"));
-  return rows.sort((a, b) => a.entityId.localeCompare(b.entityId));
+  }
+  const skipped = sets.skipped.get(entityId);
+  const failed = skipped ? undefined : sets.failed.get(entityId);
+  const unexposed = skipped ?? failed;
+  if (!unexposed) return undefined;
+  return {
+    entityId,
+    name: unexposed.name,
+    deviceType: null,
+    endpointId: null,
+    endpointNumber: null,
+    reachable: false,
+    state: state?.state ?? null,
+    skipped: skipped ? skipped.reason : null,
+    failed: failed ? failed.reason : null,
+  };
+}
+
+/** Every row, sorted by entity id. */
+export function deviceRows(model: HomeAssistantModel, sets: DeviceSets): BridgeDeviceInfo[] {
+  const ids = new Set([...sets.exposed.keys(), ...sets.skipped.keys(), ...sets.failed.keys()]);
+  return [...ids]
+    .sort()
+    .map((entityId) => deviceRow(model, sets, entityId))
+    .filter((row) => row !== undefined);
+}
+
+/** A device a plugin put on the bridge (no HA entity behind it). */
+export interface MountedPluginRow {
+  name: string;
+  deviceType: string | null;
+  plugin: string;
+  endpointNumber: () => number | undefined;
+}
+
+/** The plugin devices of a bridge, sorted by plugin and endpoint id. */
+export function pluginDeviceRows(mounted: ReadonlyMap<string, MountedPluginRow>): PluginDeviceInfo[] {
+  return [...mounted]
+    .map(([endpointId, device]) => ({
+      endpointId,
+      name: device.name,
+      deviceType: device.deviceType,
+      plugin: device.plugin,
+      endpointNumber: device.endpointNumber() ?? null,
+    }))
+    .sort((a, b) => a.plugin.localeCompare(b.plugin) || a.endpointId.localeCompare(b.endpointId));
 }

@@ -8,13 +8,21 @@ import type {
   BridgeStatus,
   CommissioningInfo,
   ForceSyncReport,
+  PluginDeviceInfo,
 } from "../bridges/bridge-runtime.ts";
 import type { EndpointIdentities } from "../bridges/endpoint-identities.ts";
 import { type CompiledFilter, compileFilter } from "../bridges/filter.ts";
 import type { EntityMappingStore } from "../entity-mappings/entity-mapping-store.ts";
 import { type EntityView, viewEntity } from "../home-assistant/entity-view.ts";
 import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
-import { deviceRows, type ExposedDevice } from "./bridge-device-rows.ts";
+import {
+  type DeviceSets,
+  deviceRow,
+  deviceRows,
+  type ExposedDevice,
+  type MountedPluginRow,
+  pluginDeviceRows,
+} from "./bridge-device-rows.ts";
 import { BridgeNode } from "./bridge-node.ts";
 import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "./devices/contract.ts";
 import { mapEntity } from "./devices/domain-table.ts";
@@ -69,11 +77,14 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   #queue: Promise<unknown> = Promise.resolve();
   #unsubscribe: (() => void)[] = [];
   readonly #plugins: PluginHostForBridge | undefined;
+  /** Devices mounted by plugins, by endpoint id. */
+  readonly #pluginDevices = new Map<string, MountedPluginRow>();
 
   constructor(
     config: BridgeConfig,
     private readonly deps: MatterBridgeDeps,
     private readonly onChange: () => void,
+    private readonly onDeviceChange: (entityId: string) => void = () => undefined,
   ) {
     this.#config = config;
     this.#log = deps.log.child({ bridgeId: config.id, bridge: config.name });
@@ -214,11 +225,23 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   }
 
   deviceCount(): number {
-    return this.#exposed.size;
+    return this.#exposed.size + this.#pluginDevices.size;
   }
 
   devices(): BridgeDeviceInfo[] {
-    return deviceRows(this.deps.ha.model, this.#exposed, this.#skipped, this.#failed);
+    return deviceRows(this.deps.ha.model, this.#sets());
+  }
+
+  device(entityId: string): BridgeDeviceInfo | undefined {
+    return deviceRow(this.deps.ha.model, this.#sets(), entityId);
+  }
+
+  pluginDevices(): PluginDeviceInfo[] {
+    return pluginDeviceRows(this.#pluginDevices);
+  }
+
+  #sets(): DeviceSets {
+    return { exposed: this.#exposed, skipped: this.#skipped, failed: this.#failed };
   }
 
   allowedDeviceTypes(entityId: string): readonly string[] | undefined {
@@ -391,6 +414,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     } catch (error) {
       this.#log.warn({ entityId, err: error }, "could not update a device");
     }
+    this.onDeviceChange(entityId);
   }
 
   async #retryFailed(entityId: string): Promise<void> {
@@ -416,6 +440,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   #teardownDevices(): void {
     for (const exposed of this.#exposed.values()) exposed.off();
     for (const failed of this.#failed.values()) failed.off();
+    this.#pluginDevices.clear();
     this.#exposed.clear();
     this.#skipped.clear();
     this.#failed.clear();
@@ -428,10 +453,30 @@ export class MatterBridgeRuntime implements BridgeRuntime {
       bridgeId: this.#config.id,
       serverMode: () => this.#config.serverMode,
       running: () => this.#node !== undefined && this.#status === "running",
-      mount: (spec) => {
+      mount: async (spec) => {
         const node = this.#node;
-        if (!node || this.#status !== "running") return Promise.reject(new Error("the bridge is not running"));
-        return mountPluginDevice(node, spec);
+        if (!node || this.#status !== "running") throw new Error("the bridge is not running");
+        const mounted = await mountPluginDevice(node, spec);
+        this.#pluginDevices.set(spec.endpointId, {
+          name: spec.name,
+          deviceType: spec.deviceType ?? null,
+          plugin: spec.vendorName,
+          endpointNumber: () => mounted.endpointNumber,
+        });
+        this.onChange();
+        return {
+          get endpointId() {
+            return mounted.endpointId;
+          },
+          get endpointNumber() {
+            return mounted.endpointNumber;
+          },
+          update: (clusterId, attributes) => mounted.update(clusterId, attributes),
+          unmount: async () => {
+            await mounted.unmount();
+            if (this.#pluginDevices.delete(spec.endpointId)) this.onChange();
+          },
+        };
       },
       remapDomains: (domains) =>
         this.#serial(async () => {
