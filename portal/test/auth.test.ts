@@ -63,8 +63,9 @@ describe("authentication", () => {
     assert.doesNotMatch(cookie, /Secure/, "plain HTTP: no Secure attribute");
 
     const session = await client.get("/api/auth/session");
-    assert.deepEqual(session.body, { authenticated: true, user: reply.body.user });
-    assert.deepEqual((await portal.client().get("/api/auth/session")).body, { authenticated: false });
+    // `demo` tells the UI to show its DEMO badge; this portal is not in demo mode.
+    assert.deepEqual(session.body, { authenticated: true, user: reply.body.user, demo: false });
+    assert.deepEqual((await portal.client().get("/api/auth/session")).body, { authenticated: false, demo: false });
   });
 
   it("marks the cookie Secure when a trusted proxy says the client used HTTPS", async () => {
@@ -99,7 +100,7 @@ describe("authentication", () => {
     assert.equal(client.cookie, undefined);
     const replay = portal.client({ ip: nextIp() });
     replay.cookie = copy;
-    assert.deepEqual((await replay.get("/api/auth/session")).body, { authenticated: false });
+    assert.deepEqual((await replay.get("/api/auth/session")).body, { authenticated: false, demo: false });
     const admin = await replay.get("/api/admin/servers");
     assert.equal(admin.status, 401);
     assert.deepEqual(admin.body, UNAUTHORIZED);
@@ -119,7 +120,7 @@ describe("authentication", () => {
     portal.clockOffset = 12 * 60 * 60 * 1000 + 1000;
     try {
       assert.equal((await client.get("/api/admin/servers")).status, 401, "12 h after login the session is over");
-      assert.deepEqual((await client.get("/api/auth/session")).body, { authenticated: false });
+      assert.deepEqual((await client.get("/api/auth/session")).body, { authenticated: false, demo: false });
     } finally {
       portal.clockOffset = 0;
     }

@@ -1,4 +1,4 @@
-import type { AuditRepository, AuditRow } from "./audit.repository.ts";
+import type { AuditFilter, AuditRepository, AuditRow } from "./audit.repository.ts";
 
 /** Who performed an admin operation: the session user's e-mail and the client IP. */
 export interface AuditActor {
@@ -90,8 +90,8 @@ export class AuditService {
     });
   }
 
-  async list(filter: { serverId?: string | undefined; limit: number; offset: number }) {
-    const [rows, total] = await Promise.all([this.repository.page(filter), this.repository.count(filter.serverId)]);
+  async list(filter: AuditFilter & { limit: number; offset: number }) {
+    const [rows, total] = await Promise.all([this.repository.page(filter), this.repository.count(filter)]);
     return { logs: rows.map(toEntry), total };
   }
 }

@@ -30,6 +30,8 @@ export function authRoutes(ctx: PortalContext): Hono<PortalEnv> {
     .get("/session", async (c) => {
       const cookie = getCookie(c, SESSION_COOKIE);
       const user = cookie === undefined ? undefined : await auth.authenticate(cookie);
-      return c.json(user ? { authenticated: true, user } : { authenticated: false });
+      // `demo` lets the UI label demo mode (a simulated homeserver) on the sign-up page and the admin console alike.
+      const demo = ctx.config.demo;
+      return c.json(user ? { authenticated: true, user, demo } : { authenticated: false, demo });
     });
 }

@@ -24,6 +24,16 @@ const MAX_BODY_BYTES = 64 * 1024;
 /** Branding asset uploads: the largest image (2 MB) plus room for the multipart framing. */
 const MAX_UPLOAD_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 const ASSET_UPLOAD = /^\/api\/admin\/branding\/[^/]+\/assets\/?$/;
+/**
+ * The web UI's pages (sign-up form with passwords, admin console): code, styles, images and requests from this origin
+ * only (the branding's colours are set through the CSSOM, which CSP does not restrict; `data:` is the built-in
+ * favicon), and never inside another site's frame (clickjacking).
+ */
+const UI_SECURITY_HEADERS = {
+  "Content-Security-Policy":
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+  "X-Frame-Options": "DENY",
+};
 
 const limitBody = (maxSize: number) =>
   bodyLimit({
@@ -80,6 +90,12 @@ export function createPortalApp(ctx: PortalContext): Hono<PortalEnv> {
   app.route("/api/admin/integrations", integrationRoutes(ctx));
 
   app.all("/api/*", portalNotFound);
+  app.use("*", async (c, next) => {
+    await next();
+    if (c.res.headers.get("content-type")?.startsWith("text/html")) {
+      for (const [name, value] of Object.entries(UI_SECURITY_HEADERS)) c.header(name, value);
+    }
+  });
   app.route("/", webUi({ dir: ctx.config.webDir, title: "Matrix registration", base: () => "/" }));
   return app;
 }

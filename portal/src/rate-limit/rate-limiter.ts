@@ -77,6 +77,8 @@ function describeWait(seconds: number): string {
 export const RATE_LIMITS = {
   registration: { limit: 15, windowMs: 15 * 60_000 },
   tokenValidation: { limit: 30, windowMs: 15 * 60_000 },
+  /** The sign-up page's live hint asks once per pause in typing; 60 leaves room for many tries. */
+  usernameCheck: { limit: 60, windowMs: 15 * 60_000 },
   loginPerIp: { limit: 20, windowMs: 15 * 60_000 },
   loginFailuresPerEmail: { limit: 5, windowMs: 15 * 60_000 },
 } as const satisfies Record<string, RateLimitRule>;
@@ -85,6 +87,7 @@ export const RATE_LIMITS = {
 export interface PortalLimiters {
   readonly registration: RateLimiter;
   readonly tokenValidation: RateLimiter;
+  readonly usernameCheck: RateLimiter;
   readonly loginPerIp: RateLimiter;
   readonly loginFailuresPerEmail: RateLimiter;
 }
@@ -93,6 +96,7 @@ export function createLimiters(now: () => number): PortalLimiters {
   return {
     registration: new RateLimiter(RATE_LIMITS.registration, now),
     tokenValidation: new RateLimiter(RATE_LIMITS.tokenValidation, now),
+    usernameCheck: new RateLimiter(RATE_LIMITS.usernameCheck, now),
     loginPerIp: new RateLimiter(RATE_LIMITS.loginPerIp, now),
     loginFailuresPerEmail: new RateLimiter(RATE_LIMITS.loginFailuresPerEmail, now),
   };

@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { validate } from "../../../lib/validate.ts";
 import type { PortalContext } from "../context.ts";
 import type { PortalEnv } from "../http/env.ts";
-import { NOT_JSON, ValidateTokenBody } from "./registration.schema.ts";
+import { NOT_JSON, UsernameQuery, ValidateTokenBody } from "./registration.schema.ts";
 
-/** `POST /api/register` and `POST /api/register/validate-token` (public). */
+/** `POST /api/register`, `POST /api/register/validate-token` and `GET /api/register/username-available` (public). */
 export function registrationRoutes(ctx: PortalContext): Hono<PortalEnv> {
   const registration = ctx.services.registration;
   return new Hono<PortalEnv>()
@@ -21,5 +21,8 @@ export function registrationRoutes(ctx: PortalContext): Hono<PortalEnv> {
     })
     .post("/validate-token", validate("json", ValidateTokenBody), async (c) =>
       c.json(await registration.validateToken(c.req.valid("json"), c.var.origin.ip)),
+    )
+    .get("/username-available", validate("query", UsernameQuery), async (c) =>
+      c.json(await registration.usernameAvailable(c.req.valid("query"), c.var.origin.ip)),
     );
 }

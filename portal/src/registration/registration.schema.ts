@@ -7,18 +7,21 @@ import { objectMessage } from "../schema-messages.ts";
  * (Synapse lower-cases it too), then held to the spec's `[a-z0-9._=-]+` (max 255) and to Synapse's own refusals
  * (leading `_`, digits only). Unknown fields are ignored: this is a public form endpoint.
  */
+/** The username rule of sign-up (also behind the availability check): trimmed, lower-cased, then checked. */
+export const Username = v.pipe(
+  v.string("username must be a string"),
+  v.trim(),
+  v.toLowerCase(),
+  v.nonEmpty("Choose a username"),
+  v.maxLength(255, "The username is too long (at most 255 characters)"),
+  v.regex(/^[a-z0-9._=-]+$/, "Usernames may only contain a-z, 0-9 and . _ = -"),
+  v.check((name) => !name.startsWith("_"), "Usernames may not begin with _"),
+  v.check((name) => !/^\d+$/.test(name), "Usernames may not consist of digits only"),
+);
+
 export const RegisterBody = v.pipe(
   v.object({
-    username: v.pipe(
-      v.string("username must be a string"),
-      v.trim(),
-      v.toLowerCase(),
-      v.nonEmpty("Choose a username"),
-      v.maxLength(255, "The username is too long (at most 255 characters)"),
-      v.regex(/^[a-z0-9._=-]+$/, "Usernames may only contain a-z, 0-9 and . _ = -"),
-      v.check((name) => !name.startsWith("_"), "Usernames may not begin with _"),
-      v.check((name) => !/^\d+$/.test(name), "Usernames may not consist of digits only"),
-    ),
+    username: Username,
     password: v.pipe(
       v.string("password must be a string"),
       v.minLength(8, "The password must have at least 8 characters"),
@@ -78,6 +81,15 @@ export function parseRegistration(body: unknown): RegisterInput {
 export const ValidateTokenBody = v.object(
   {
     token: v.pipe(v.string("token must be a string"), v.maxLength(1000, "token is too long")),
+    serverId: v.optional(v.pipe(v.string("serverId must be a string"), v.maxLength(100, "serverId is too long"))),
+  },
+  objectMessage,
+);
+
+/** `GET /api/register/username-available`: the name as typed (the rule is applied by the service) and the server. */
+export const UsernameQuery = v.object(
+  {
+    username: v.pipe(v.string("username is required"), v.maxLength(1000, "username is too long")),
     serverId: v.optional(v.pipe(v.string("serverId must be a string"), v.maxLength(100, "serverId is too long"))),
   },
   objectMessage,

@@ -13,9 +13,8 @@ import type { RegistrationsRepository } from "./registration.repository.ts";
 import { parseRegistration, type RegisterInput } from "./registration.schema.ts";
 import { homeserverUnavailable, tokenRefused } from "./sign-up-errors.ts";
 import { registerAccount } from "./uia-driver.ts";
+import { checkUsername, MAX_USER_ID, type UsernameVerdict } from "./username-availability.ts";
 
-/** Synapse's `MAX_USERID_LENGTH`: the whole `@localpart:server` id. */
-const MAX_USER_ID = 255;
 const TOKEN_SYNTAX = /^[A-Za-z0-9._~-]{1,64}$/;
 
 const REFUSALS = {
@@ -69,6 +68,18 @@ export class RegistrationService {
     const refusal = await this.refusal(server, token);
     if (refusal !== undefined) return { valid: refusal === null };
     return { valid: await this.publicValidity(server, token) };
+  }
+
+  /**
+   * `GET /api/register/username-available`: whether a username can be registered, for the sign-up page's live hint.
+   * Rate limited per IP (it can tell taken names apart, as Synapse's public `/register/available` does).
+   */
+  async usernameAvailable(input: { username: string; serverId?: string | undefined }, ip: string): Promise<UsernameVerdict> {
+    const wait = this.limiters.usernameCheck.consume(ip);
+    if (wait > 0)
+      throw tooManyRequests(wait, "Too many username checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
+    const server = await this.openServer(input.serverId);
+    return checkUsername(this.connector, server, input.username);
   }
 
   /** The server a public request means (404 unknown, 403 disabled), refusing it when its registration is closed. */

@@ -16,6 +16,9 @@ const MESSAGES: Record<string, string> = {
   M_FORBIDDEN: "Registration is closed on this server.",
 };
 
+/** The visitor's message for a Matrix code of the table above, if it has one. */
+export const signUpMessage = (code: string): string | undefined => MESSAGES[code];
+
 /** The visitor's error for a refused token (the portal's own checks and the homeserver's token stage). */
 export const tokenRefused = (message = MESSAGES.M_UNAUTHORIZED ?? "") => new HttpError(403, message, "M_UNAUTHORIZED");
 
