@@ -9,6 +9,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly path: string,
+    /** The body's machine-readable code when it has one (the portal's `errorCode`, e.g. `M_USER_IN_USE`). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = "ApiError";
@@ -25,6 +27,11 @@ export function wsUrl(path: string): string {
   const url = new URL(path, document.baseURI);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   return url.toString();
+}
+
+function codeOf(body: unknown): string | undefined {
+  const code = body && typeof body === "object" && "errorCode" in body ? (body as { errorCode: unknown }).errorCode : undefined;
+  return typeof code === "string" ? code : undefined;
 }
 
 function messageOf(body: unknown, fallback: string): string {
@@ -70,7 +77,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   }
   if (!response.ok) {
     const fallback = `${response.status} ${response.statusText || "error"}`.trim();
-    throw new ApiError(messageOf(parsed, fallback), response.status, path);
+    throw new ApiError(messageOf(parsed, fallback), response.status, path, codeOf(parsed));
   }
   return parsed as T;
 }
@@ -94,7 +101,7 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
     } catch {
       body = undefined;
     }
-    throw new ApiError(messageOf(body, `${response.status} ${response.statusText}`.trim()), response.status, path);
+    throw new ApiError(messageOf(body, `${response.status} ${response.statusText}`.trim()), response.status, path, codeOf(body));
   }
   const blob = await response.blob();
   const disposition = response.headers.get("Content-Disposition") ?? "";
