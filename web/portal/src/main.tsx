@@ -1,14 +1,20 @@
 import { render } from "preact";
+import { setUnreachableMessage } from "./api/client.ts";
+import { isAdminPath, pathBelowBase } from "./lib/paths.ts";
+import { SignupApp } from "./public/signup-app.tsx";
+import { P } from "./strings/public.ts";
+import "./styles/public.css";
 
-// Placeholder page until the portal UI issue.
-function App() {
-  return (
-    <main style={{ fontFamily: "system-ui, sans-serif", padding: "1.5rem" }}>
-      <h1>Create your Matrix account</h1>
-      <p>The registration portal is running.</p>
-    </main>
-  );
-}
-
+/**
+ * One single-page app, two faces: the public sign-up page at the base URL, and the admin console at `admin`
+ * (loaded on demand, so visitors on a phone download only the sign-up page).
+ */
 const root = document.getElementById("app");
-if (root) render(<App />, root);
+if (root) {
+  if (isAdminPath(pathBelowBase())) {
+    import("./admin/admin-app.tsx").then(({ startAdmin }) => startAdmin(root));
+  } else {
+    setUnreachableMessage(P.unreachable);
+    render(<SignupApp />, root);
+  }
+}

@@ -1,0 +1,397 @@
+import type { RequestOptions } from "../../../common/http.ts";
+import { ApiError, call, query } from "../api/client.ts";
+import type { BrandingSettings, ClientLink, Session, SessionUser } from "../api/public-types.ts";
+import { session } from "./session.ts";
+
+/** Admin calls: a 401 means the session ended (expired, revoked, portal restarted): back to the login form. */
+async function admin<T>(path: string, options?: RequestOptions): Promise<T> {
+  try {
+    return await call<T>(path, options);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) session.set((s) => ({ ...s, state: "out", expired: true }));
+    throw error;
+  }
+}
+
+const send = <T>(method: string, path: string, body?: unknown) => admin<T>(path, { method, body });
+
+// ---------- auth ----------
+export const login = (email: string, password: string) =>
+  call<{ authenticated: true; user: SessionUser }>("api/auth/login", { method: "POST", body: { email, password } });
+export const logout = () => call<{ authenticated: false }>("api/auth/logout", { method: "POST" });
+export const fetchSession = () => call<Session>("api/auth/session");
+
+// ---------- servers ----------
+export interface ServerRecord {
+  id: string;
+  name: string;
+  slug: string;
+  serverName: string;
+  internalUrl: string;
+  publicUrl: string;
+  notes: string | null;
+  publicDomain: string | null;
+  routePrefix: string | null;
+  brandingProfileId: string | null;
+  registrationMode: "token" | "closed" | null;
+  managedMode: "managed" | "guided" | null;
+  status: string;
+  enabled: boolean;
+  isDefault: boolean;
+  lastDiagAt: string | null;
+  lastDiagOk: boolean | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface HomeserverDiagnostics {
+  homeserverReachable: boolean;
+  adminApiReachable: boolean;
+  tokenEndpointsAvailable: boolean;
+  registrationFlowAvailable: boolean;
+  registrationEnabled: boolean;
+  tokenRegistrationSupported: boolean;
+  msc3861Detected: boolean;
+  serverName: string;
+  errors: string[];
+  checkedAt: string;
+}
+
+export type ServerAction = "enable" | "disable" | "set_default" | "diagnostics";
+
+export const listServers = () => admin<{ servers: ServerRecord[] }>("api/admin/servers").then((r) => r.servers);
+export const getServer = (id: string) => admin<{ server: ServerRecord }>(`api/admin/servers/${id}`).then((r) => r.server);
+export const createServer = (body: Record<string, unknown>) =>
+  send<{ server: ServerRecord }>("POST", "api/admin/servers", body).then((r) => r.server);
+export const updateServer = (id: string, body: Record<string, unknown>) =>
+  send<{ server: ServerRecord }>("PUT", `api/admin/servers/${id}`, body).then((r) => r.server);
+export const serverAction = (id: string, action: ServerAction) =>
+  send<{ server: ServerRecord; diagnostics?: HomeserverDiagnostics }>("PATCH", `api/admin/servers/${id}`, { action });
+export const rotateServerToken = (id: string, adminToken: string) =>
+  send<{ server: ServerRecord }>("PATCH", `api/admin/servers/${id}`, { action: "rotate_token", adminToken });
+export const deleteServer = (id: string) => send<{ deleted: true }>("DELETE", `api/admin/servers/${id}`);
+
+// ---------- tokens ----------
+export interface TokenRecord {
+  token: string;
+  uses_allowed: number | null;
+  pending: number;
+  completed: number;
+  expiry_time: number | null;
+  label: string | null;
+  note: string | null;
+  disabled: boolean;
+  valid: boolean;
+}
+export type TokenStatus = "valid" | "expired" | "exhausted" | "disabled";
+
+/** The portal's rule (tokens/token-state.ts): disabled before expired before exhausted. */
+export function tokenStatus(token: TokenRecord, now = Date.now()): TokenStatus {
+  if (token.disabled) return "disabled";
+  if (token.valid) return "valid";
+  if (token.expiry_time && token.expiry_time < now) return "expired";
+  return "exhausted";
+}
+
+const tokenPath = (token: string, serverId: string) => `api/admin/tokens/${encodeURIComponent(token)}${query({ serverId })}`;
+export const listTokens = (serverId: string) =>
+  admin<{ tokens: TokenRecord[] }>(`api/admin/tokens${query({ serverId })}`).then((r) => r.tokens);
+export const createToken = (serverId: string, body: Record<string, unknown>) =>
+  send<{ token: TokenRecord }>("POST", `api/admin/tokens${query({ serverId })}`, body).then((r) => r.token);
+export const updateToken = (serverId: string, token: string, body: Record<string, unknown>) =>
+  send<{ token: TokenRecord }>("PUT", tokenPath(token, serverId), body).then((r) => r.token);
+export const disableToken = (serverId: string, token: string) =>
+  send<{ token: TokenRecord }>("PATCH", tokenPath(token, serverId)).then((r) => r.token);
+export const deleteToken = (serverId: string, token: string) => send<{ deleted: true }>("DELETE", tokenPath(token, serverId));
+
+// ---------- stats, diagnostics, audit ----------
+export interface DashboardStats {
+  totalTokens: number;
+  validTokens: number;
+  expiredTokens: number;
+  exhaustedTokens: number;
+  disabledTokens: number;
+  recentRegistrations: number;
+}
+export const getStats = (serverId: string) => admin<DashboardStats>(`api/admin/stats${query({ serverId })}`);
+
+export interface AuditEntry {
+  id: string;
+  serverId: string | null;
+  action: string;
+  actor: string;
+  target: string;
+  detail: unknown;
+  ip: string;
+  createdAt: string;
+}
+export const listAudit = (filter: { serverId?: string; action?: string; actor?: string; limit: number; offset: number }) =>
+  admin<{ logs: AuditEntry[]; total: number }>(`api/admin/audit${query(filter)}`);
+
+// ---------- branding ----------
+export interface BrandingAsset {
+  id: string;
+  purpose: "logo" | "favicon" | "hero" | "background";
+  filename: string;
+  mimeType: string;
+  size: number;
+  url: string;
+  createdAt: string;
+}
+export interface BrandingProfile extends BrandingSettings {
+  id: string;
+  name: string;
+  isActive: boolean;
+  isDraft: boolean;
+  version: number;
+  publishedAt: string | null;
+  customized: (keyof BrandingSettings)[];
+  assets: BrandingAsset[];
+  createdAt: string;
+  updatedAt: string;
+}
+export type { BrandingSettings, ClientLink };
+
+export const listProfiles = () => admin<{ profiles: BrandingProfile[] }>("api/admin/branding").then((r) => r.profiles);
+export const getProfile = (id: string) => admin<{ profile: BrandingProfile }>(`api/admin/branding/${id}`).then((r) => r.profile);
+export const createProfile = (name: string) =>
+  send<{ profile: BrandingProfile }>("POST", "api/admin/branding", { name }).then((r) => r.profile);
+export const updateProfile = (id: string, body: Record<string, unknown>) =>
+  send<{ profile: BrandingProfile }>("PUT", `api/admin/branding/${id}`, body).then((r) => r.profile);
+export const profileAction = (id: string, action: "publish" | "reset") =>
+  send<{ profile: BrandingProfile }>("PATCH", `api/admin/branding/${id}`, { action }).then((r) => r.profile);
+export const deleteProfile = (id: string) => send<{ deleted: true }>("DELETE", `api/admin/branding/${id}`);
+export function uploadAsset(id: string, purpose: BrandingAsset["purpose"], file: File) {
+  const form = new FormData();
+  form.set("purpose", purpose);
+  form.set("file", file);
+  return admin<{ asset: BrandingAsset; replaced: string | null }>(`api/admin/branding/${id}/assets`, {
+    method: "POST",
+    body: form,
+  });
+}
+export const deleteAsset = (id: string, assetId: string) =>
+  send<{ deleted: true }>("DELETE", `api/admin/branding/${id}/assets/${assetId}`);
+
+// ---------- bots ----------
+export interface BotTemplate {
+  id: string;
+  name: string;
+  description: string;
+  icon: string;
+  defaultFeatures: string[];
+  capabilities: string[];
+  threadAware: boolean;
+  defaultConfig: Record<string, unknown>;
+  suggestedLocalpart: string;
+}
+export interface BotRecord {
+  id: string;
+  serverId: string;
+  templateId: string;
+  displayName: string;
+  localpart: string;
+  matrixUserId: string;
+  avatarUrl: string | null;
+  config: Record<string, unknown>;
+  status: string;
+  enabled: boolean;
+  hasAccessToken: boolean;
+  tokenSetAt: string | null;
+  tokenVerifiedAt: string | null;
+  profileSyncedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface RoomAssignment {
+  id: string;
+  botId: string;
+  roomId: string;
+  roomAlias: string | null;
+  config: Record<string, unknown>;
+  createdAt: string;
+}
+export interface FeatureToggle {
+  id: string;
+  botId: string;
+  featureKey: string;
+  enabled: boolean;
+  scope: "global" | "room";
+  scopeId: string | null;
+  config: Record<string, unknown>;
+  updatedAt: string;
+}
+export type BotDetail = BotRecord & { template: BotTemplate | null; rooms: RoomAssignment[]; features: FeatureToggle[] };
+export type ProfileSync = Record<string, string>;
+export type TokenCheck = { verified: true; userId: string } | { verified: false; reason: string };
+
+export const FEATURE_KEYS = [
+  "command_handling",
+  "keyword_triggers",
+  "webhook_notifications",
+  "scheduled_messages",
+  "moderation_actions",
+  "room_auto_join",
+  "room_responses",
+  "thread_replies",
+  "message_relay",
+  "admin_commands",
+] as const;
+
+export const listBotTemplates = () =>
+  admin<{ templates: BotTemplate[] }>("api/admin/bots?view=templates").then((r) => r.templates);
+export const listBots = (serverId: string) =>
+  admin<{ bots: BotRecord[] }>(`api/admin/bots${query({ serverId })}`).then((r) => r.bots);
+export const getBot = (id: string) => admin<{ bot: BotDetail }>(`api/admin/bots/${id}`).then((r) => r.bot);
+export const createBot = (serverId: string, body: Record<string, unknown>) =>
+  send<{ bot: BotRecord }>("POST", `api/admin/bots${query({ serverId })}`, body).then((r) => r.bot);
+export const updateBot = (id: string, body: Record<string, unknown>) =>
+  send<{ bot: BotRecord; profileSync?: ProfileSync }>("PUT", `api/admin/bots/${id}`, body);
+export const botAction = (id: string, action: "activate" | "deactivate") =>
+  send<{ bot: BotRecord }>("PATCH", `api/admin/bots/${id}`, { action });
+export const setBotToken = (id: string, accessToken: string) =>
+  send<{ bot: BotRecord; tokenCheck?: TokenCheck; profileSync?: ProfileSync | { skipped: string } }>(
+    "PATCH",
+    `api/admin/bots/${id}`,
+    { action: "set_token", accessToken },
+  );
+export const deleteBot = (id: string) => send<{ deleted: true }>("DELETE", `api/admin/bots/${id}`);
+export const assignRoom = (id: string, body: { roomId: string; roomAlias?: string | null }) =>
+  send<{ room: RoomAssignment }>("POST", `api/admin/bots/${id}/rooms`, body).then((r) => r.room);
+export const unassignRoom = (id: string, assignmentId: string) =>
+  send<{ deleted: true }>("DELETE", `api/admin/bots/${id}/rooms/${assignmentId}`);
+export const setFeature = (
+  id: string,
+  body: { featureKey: string; enabled: boolean; scope: "global" | "room"; scopeId: string | null },
+) => send<{ feature: FeatureToggle }>("PUT", `api/admin/bots/${id}/features`, body).then((r) => r.feature);
+
+// ---------- integrations ----------
+export type IntegrationType = "bridge" | "bot" | "homeserver_module" | "external_service";
+export type ConfigField = { key: string; label: string; description: string } & (
+  | { type: "port"; default: number }
+  | { type: "url"; default: string | null }
+  | { type: "boolean"; default: boolean }
+  | { type: "string"; default: string | null; pattern?: string; maxLength: number }
+  | { type: "enum"; default: string; values: string[] }
+  | { type: "stringList"; default: string[]; pattern?: string; maxItems: number }
+);
+export interface CatalogEntry {
+  id: string;
+  name: string;
+  type: IntegrationType;
+  description: string;
+  maturity: string;
+  deploymentModes: string[];
+  tags: string[];
+  homepage: string;
+  docsUrl: string;
+  image: string | null;
+  appservice: boolean;
+  configFields: ConfigField[];
+  secrets: { key: string; description: string; required: boolean; generated: boolean }[];
+}
+export interface IntegrationRecord {
+  id: string;
+  serverId: string;
+  catalogId: string;
+  name: string;
+  type: IntegrationType;
+  deploymentMode: string;
+  status: string;
+  enabled: boolean;
+  version: string;
+  configVersion: number;
+  appserviceId: string | null;
+  appserviceUserId: string | null;
+  filesDir: string;
+  healthy: boolean | null;
+  lastHealthAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface GeneratedFileView {
+  name: string;
+  purpose: string;
+  description: string;
+  containsSecrets: boolean;
+  mode: string;
+  size: number;
+  path: string;
+  redacted: boolean;
+  content: string | null;
+}
+export interface AppserviceCheck {
+  id: string;
+  expectedUserId: string;
+  registered: boolean | null;
+  userId: string | null;
+  reason: string | null;
+}
+export interface IntegrationHealth {
+  checkedAt: string;
+  healthy: boolean;
+  homeserverReachable: boolean;
+  appservice: AppserviceCheck | null;
+  doublePuppet: AppserviceCheck | null;
+  files: { present: boolean; writable: boolean; upToDate: boolean; missing: string[]; notWritable: string[]; modified: string[] };
+  missingSecrets: string[];
+  errors: string[];
+}
+export interface IntegrationDetail extends IntegrationRecord {
+  config: Record<string, unknown>;
+  secretKeys: string[];
+  missingSecrets: string[];
+  files: GeneratedFileView[];
+  snapshots: { version: number; reason: string; actor: string; config: Record<string, unknown>; createdAt: string }[];
+  health: IntegrationHealth | null;
+  catalog: { id: string; name: string; docsUrl: string; homepage: string } | null;
+}
+export interface SecretRecord {
+  id: string;
+  key: string;
+  generated: boolean;
+  rotatedAt: string | null;
+  createdAt: string;
+}
+export interface IntegrationDiagnostics {
+  homeserverConnectivity: boolean;
+  appserviceRegistrationOk: boolean;
+  filesystemWritable: boolean;
+  dockerAvailable: boolean;
+  dockerComposeAvailable: boolean;
+  capabilityMode: string;
+  envVarsPresent: string[];
+  envVarsMissing: string[];
+  integrationHealth: Record<string, { name?: string; healthy?: boolean; errors?: string[] } & Record<string, unknown>>;
+  botHealth: Record<string, { displayName?: string; healthy?: boolean; errors?: string[] } & Record<string, unknown>>;
+  errors: string[];
+  checkedAt: string;
+}
+
+export const listCatalog = (filter: { type?: string; search?: string }) =>
+  admin<{ catalog: CatalogEntry[] }>(`api/admin/integrations${query({ view: "catalog", ...filter })}`).then((r) => r.catalog);
+export const listIntegrations = (serverId: string) =>
+  admin<{ integrations: IntegrationRecord[] }>(`api/admin/integrations${query({ serverId })}`).then((r) => r.integrations);
+export const getIntegration = (id: string) =>
+  admin<{ integration: IntegrationDetail }>(`api/admin/integrations/${id}`).then((r) => r.integration);
+export const installIntegration = (serverId: string, catalogId: string) =>
+  send<{ integration: IntegrationDetail; deployment: { mode: string; reason: string } }>(
+    "POST",
+    `api/admin/integrations${query({ serverId })}`,
+    { catalogId },
+  );
+export const updateIntegrationConfig = (id: string, config: Record<string, unknown>) =>
+  send<{ integration: IntegrationDetail }>("PUT", `api/admin/integrations/${id}`, { config }).then((r) => r.integration);
+export const integrationAction = (id: string, action: "enable" | "disable" | "health_check") =>
+  send<{ integration: IntegrationRecord; health?: IntegrationHealth }>("PATCH", `api/admin/integrations/${id}`, { action });
+export const deleteIntegration = (id: string) => send<{ deleted: true }>("DELETE", `api/admin/integrations/${id}`);
+export const listSecrets = (id: string) =>
+  admin<{ secrets: SecretRecord[] }>(`api/admin/integrations/${id}/secrets`).then((r) => r.secrets);
+export const setSecret = (id: string, key: string, value: string) =>
+  send<{ secret: SecretRecord; rotated: boolean }>("POST", `api/admin/integrations/${id}/secrets`, { key, value });
+export const deleteSecret = (id: string, secretId: string) =>
+  send<{ deleted: true }>("DELETE", `api/admin/integrations/${id}/secrets/${secretId}`);
+export const integrationDiagnostics = (serverId: string) =>
+  admin<{ diagnostics: IntegrationDiagnostics }>(`api/admin/integrations/diagnostics${query({ serverId })}`).then(
+    (r) => r.diagnostics,
+  );

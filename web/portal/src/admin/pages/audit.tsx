@@ -1,0 +1,147 @@
+import { useState } from "preact/hooks";
+import { useStore } from "../../../../common/store.ts";
+import { useAsync, useDebounced } from "../../../../common/use-async.ts";
+import { A } from "../../strings/admin.ts";
+import { listAudit } from "../api.ts";
+import { Card, Empty, ErrorMessage, Loading, PageHeader, Pager } from "../components/ui.tsx";
+import { formatDate } from "../format.ts";
+import { servers } from "../servers-store.ts";
+
+/** The audit actions by resource, for the action filter (a resource alone matches all of its actions). */
+const ACTIONS: Record<string, string[]> = {
+  server: ["created", "updated", "enabled", "disabled", "default.changed", "token.rotated", "diagnostics.run", "deleted"],
+  token: ["created", "updated", "disabled", "deleted"],
+  branding: ["created", "updated", "published", "reset", "deleted", "asset.uploaded", "asset.deleted"],
+  bot: ["created", "updated", "activated", "deactivated", "deleted", "room.assigned", "room.unassigned", "feature.updated"],
+  integration: ["installed", "updated", "enabled", "disabled", "uninstalled", "secret.rotated", "secret.deleted"],
+};
+
+export function AuditPage() {
+  const serverList = useStore(servers).list ?? [];
+  const [serverId, setServerId] = useState("");
+  const [action, setAction] = useState("");
+  const [actorInput, setActorInput] = useState("");
+  const actor = useDebounced(actorInput.trim(), 300);
+  const [limit, setLimit] = useState(50);
+  const [offset, setOffset] = useState(0);
+  const page = useAsync(
+    () => listAudit({ serverId: serverId || undefined, action: action || undefined, actor: actor || undefined, limit, offset }),
+    [serverId, action, actor, limit, offset],
+  );
+  const serverName = (id: string | null) =>
+    id === null ? A.audit.portalWide : (serverList.find((s) => s.id === id)?.name ?? id);
+  const filter = (apply: () => void) => {
+    apply();
+    setOffset(0);
+  };
+
+  return (
+    <>
+      <PageHeader title={A.audit.title} />
+      <div class="toolbar filters" data-testid="audit-filters">
+        <label class="inline-field">
+          {A.audit.server}
+          <select value={serverId} onChange={(e) => filter(() => setServerId(e.currentTarget.value))}>
+            <option value="">{A.audit.allServers}</option>
+            {serverList.map((server) => (
+              <option key={server.id} value={server.id}>
+                {server.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="inline-field">
+          {A.audit.action}
+          <select value={action} onChange={(e) => filter(() => setAction(e.currentTarget.value))}>
+            <option value="">{A.audit.allActions}</option>
+            {Object.entries(ACTIONS).map(([resource, actions]) => (
+              <optgroup key={resource} label={A.audit.resources[resource as keyof typeof A.audit.resources]}>
+                <option value={resource}>
+                  {A.audit.everyAction(A.audit.resources[resource as keyof typeof A.audit.resources])}
+                </option>
+                {actions.map((name) => (
+                  <option key={name} value={`${resource}.${name}`}>
+                    {resource}.{name}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
+        <label class="inline-field">
+          {A.audit.actor}
+          <input
+            type="search"
+            value={actorInput}
+            placeholder={A.audit.actorPlaceholder}
+            onInput={(e) => filter(() => setActorInput(e.currentTarget.value))}
+          />
+        </label>
+        <label class="inline-field">
+          {A.common.perPage}
+          <select value={String(limit)} onChange={(e) => filter(() => setLimit(Number(e.currentTarget.value)))}>
+            {[25, 50, 100, 200].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {page.error ? <ErrorMessage error={page.error} title={A.audit.loadFailed} onRetry={() => page.reload()} /> : null}
+      {!page.data ? (
+        page.error ? null : (
+          <Loading />
+        )
+      ) : page.data.logs.length === 0 ? (
+        <Empty title={A.audit.none} />
+      ) : (
+        <>
+          <p class="muted small" aria-live="polite">
+            {A.audit.total(page.data.total)}
+          </p>
+          <Card class="flush">
+            <table class="table responsive" data-testid="audit-table">
+              <thead>
+                <tr>
+                  <th scope="col">{A.audit.time}</th>
+                  <th scope="col">{A.audit.action}</th>
+                  <th scope="col">{A.audit.target}</th>
+                  <th scope="col">{A.audit.actor}</th>
+                  <th scope="col">{A.audit.server}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.logs.map((entry) => (
+                  <tr key={entry.id} data-action={entry.action}>
+                    <td>
+                      <time dateTime={entry.createdAt}>{formatDate(entry.createdAt)}</time>
+                    </td>
+                    <td data-label={A.audit.action}>
+                      <code>{entry.action}</code>
+                    </td>
+                    <td data-label={A.audit.target}>
+                      <code class="target">{entry.target}</code>
+                      {entry.detail !== null ? (
+                        <details class="detail">
+                          <summary>{A.common.details}</summary>
+                          <pre>{JSON.stringify(entry.detail, null, 2)}</pre>
+                        </details>
+                      ) : null}
+                    </td>
+                    <td data-label={A.audit.actor}>
+                      {entry.actor}
+                      <span class="block small muted">{entry.ip}</span>
+                    </td>
+                    <td data-label={A.audit.server}>{serverName(entry.serverId)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Card>
+          <Pager total={page.data.total} offset={offset} limit={limit} onChange={setOffset} label={A.audit.paging} />
+        </>
+      )}
+    </>
+  );
+}

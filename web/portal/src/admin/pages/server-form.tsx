@@ -1,0 +1,259 @@
+import { useEffect, useState } from "preact/hooks";
+import { Link, navigate } from "../../../../common/hash-router.tsx";
+import { useAsync } from "../../../../common/use-async.ts";
+import { A } from "../../strings/admin.ts";
+import { createServer, getServer, listProfiles, type ServerRecord, updateServer } from "../api.ts";
+import { notify } from "../components/notify.tsx";
+import { Card, ErrorMessage, Field, Loading, PageHeader } from "../components/ui.tsx";
+import { selectedServer } from "../selected-server.ts";
+import { loadServers } from "../servers-store.ts";
+
+type Values = Record<
+  | "name"
+  | "slug"
+  | "serverName"
+  | "internalUrl"
+  | "publicUrl"
+  | "adminToken"
+  | "notes"
+  | "publicDomain"
+  | "routePrefix"
+  | "brandingProfileId"
+  | "registrationMode"
+  | "managedMode",
+  string
+>;
+
+const EMPTY: Values = {
+  name: "",
+  slug: "",
+  serverName: "",
+  internalUrl: "",
+  publicUrl: "",
+  adminToken: "",
+  notes: "",
+  publicDomain: "",
+  routePrefix: "",
+  brandingProfileId: "",
+  registrationMode: "",
+  managedMode: "",
+};
+
+const OPTIONAL = ["notes", "publicDomain", "routePrefix", "brandingProfileId", "registrationMode", "managedMode"] as const;
+
+const slugOf = (name: string) =>
+  name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 100);
+
+function valuesOf(server: ServerRecord): Values {
+  return {
+    ...EMPTY,
+    name: server.name,
+    slug: server.slug,
+    serverName: server.serverName,
+    internalUrl: server.internalUrl,
+    publicUrl: server.publicUrl,
+    notes: server.notes ?? "",
+    publicDomain: server.publicDomain ?? "",
+    routePrefix: server.routePrefix ?? "",
+    brandingProfileId: server.brandingProfileId ?? "",
+    registrationMode: server.registrationMode ?? "",
+    managedMode: server.managedMode ?? "",
+  };
+}
+
+/** Client-side checks mirroring the API's (servers.schema.ts); the API's answer is shown too when it refuses. */
+function problems(values: Values, creating: boolean): Partial<Record<keyof Values, string>> {
+  const found: Partial<Record<keyof Values, string>> = {};
+  if (!values.name.trim()) found.name = A.form.required;
+  if (!/^[a-z0-9-]+$/.test(values.slug)) found.slug = A.servers.slugRule;
+  if (!values.serverName.trim()) found.serverName = A.form.required;
+  for (const key of ["internalUrl", "publicUrl"] as const) {
+    if (!/^https?:\/\/\S+$/i.test(values[key].trim())) found[key] = A.servers.urlRule;
+  }
+  if (creating && !values.adminToken.trim()) found.adminToken = A.form.required;
+  if (values.routePrefix && !/^(\/[A-Za-z0-9._~-]+)+$/.test(values.routePrefix)) found.routePrefix = A.servers.routePrefixRule;
+  return found;
+}
+
+/** Create (no `serverId`) or edit a managed server. */
+export function ServerFormPage({ serverId }: { serverId?: string }) {
+  const creating = serverId === undefined;
+  const existing = useAsync(() => (serverId ? getServer(serverId) : Promise.resolve(undefined)), [serverId]);
+  const profiles = useAsync(() => listProfiles(), []);
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [slugTouched, setSlugTouched] = useState(!creating);
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+
+  useEffect(() => {
+    if (existing.data) setValues(valuesOf(existing.data));
+  }, [existing.data]);
+
+  if (!creating && existing.error) return <ErrorMessage error={existing.error} onRetry={() => existing.reload()} />;
+  if (!creating && !existing.data) return <Loading />;
+
+  const found = submitted ? problems(values, creating) : {};
+  const set = (key: keyof Values) => (event: Event) => {
+    const value = (event.currentTarget as HTMLInputElement).value;
+    setValues((previous) => {
+      const next = { ...previous, [key]: value };
+      if (key === "name" && !slugTouched) next.slug = slugOf(value);
+      return next;
+    });
+    if (key === "slug") setSlugTouched(true);
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (Object.keys(problems(values, creating)).length > 0) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const trimmed = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value.trim()])) as Values;
+      let saved: ServerRecord;
+      if (creating) {
+        const body: Record<string, unknown> = {
+          name: trimmed.name,
+          slug: trimmed.slug,
+          serverName: trimmed.serverName,
+          internalUrl: trimmed.internalUrl,
+          publicUrl: trimmed.publicUrl,
+          adminToken: trimmed.adminToken,
+        };
+        for (const key of ["notes", "publicDomain", "routePrefix", "brandingProfileId"] as const) {
+          if (trimmed[key]) body[key] = trimmed[key];
+        }
+        saved = await createServer(body);
+        selectedServer.set(saved.id);
+      } else {
+        const before = valuesOf(existing.data as ServerRecord);
+        const body: Record<string, unknown> = {};
+        for (const key of Object.keys(trimmed) as (keyof Values)[]) {
+          if (key === "adminToken" || trimmed[key] === before[key]) continue;
+          body[key] = (OPTIONAL as readonly string[]).includes(key) && trimmed[key] === "" ? null : trimmed[key];
+        }
+        if (Object.keys(body).length === 0) {
+          navigate(`/servers/${serverId}`);
+          return;
+        }
+        saved = await updateServer(serverId as string, body);
+      }
+      await loadServers();
+      notify.ok(creating ? A.servers.created(saved.name) : A.common.saved);
+      navigate(`/servers/${saved.id}`);
+    } catch (failure) {
+      setError(failure as Error);
+      setBusy(false);
+    }
+  };
+
+  const text = (key: keyof Values, label: string, hint?: string, props: Record<string, unknown> = {}) => (
+    <Field label={label} hint={hint} error={found[key]}>
+      {(control) => <input {...control} type="text" value={values[key]} onInput={set(key)} {...props} />}
+    </Field>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={creating ? A.servers.add : A.servers.editTitle(existing.data?.name ?? "")}
+        crumb={<Link href="/servers">{A.nav.servers}</Link>}
+      />
+      <form onSubmit={submit} noValidate class="form-page">
+        {error ? <ErrorMessage error={error} title={creating ? A.servers.createFailed : A.servers.saveFailed} focus /> : null}
+        <Card title={A.servers.identity}>
+          <div class="form-grid">
+            {text("name", A.servers.name, undefined, { maxLength: 200, required: true })}
+            {text("slug", A.servers.slug, A.servers.slugHint, { maxLength: 100, required: true, spellcheck: false })}
+            {text("serverName", A.servers.serverName, A.servers.serverNameHint, {
+              maxLength: 500,
+              required: true,
+              spellcheck: false,
+            })}
+          </div>
+        </Card>
+        <Card title={A.servers.connection}>
+          <div class="form-grid">
+            {text("internalUrl", A.servers.internalUrl, A.servers.internalUrlHint, { type: "url", spellcheck: false })}
+            {text("publicUrl", A.servers.publicUrl, A.servers.publicUrlHint, { type: "url", spellcheck: false })}
+          </div>
+          {creating ? (
+            <Field label={A.servers.adminToken} hint={A.servers.adminTokenHint} error={found.adminToken}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="password"
+                  autocomplete="off"
+                  value={values.adminToken}
+                  onInput={set("adminToken")}
+                  maxLength={10000}
+                />
+              )}
+            </Field>
+          ) : (
+            <p class="hint">{A.servers.tokenOnDetail}</p>
+          )}
+        </Card>
+        <Card title={A.servers.publicPage}>
+          <div class="form-grid">
+            {text("publicDomain", A.servers.publicDomain, A.servers.publicDomainHint, { spellcheck: false })}
+            {text("routePrefix", A.servers.routePrefix, A.servers.routePrefixHint, { spellcheck: false })}
+            <Field label={A.servers.branding} hint={A.servers.brandingHint}>
+              {(control) => (
+                <select {...control} value={values.brandingProfileId} onChange={set("brandingProfileId")}>
+                  <option value="">{A.servers.brandingActive}</option>
+                  {(profiles.data ?? []).map((profile) => (
+                    <option key={profile.id} value={profile.id}>
+                      {profile.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            {!creating ? (
+              <>
+                <Field label={A.servers.registrationMode}>
+                  {(control) => (
+                    <select {...control} value={values.registrationMode} onChange={set("registrationMode")}>
+                      <option value="">{A.servers.modeToken}</option>
+                      <option value="closed">{A.servers.modeClosed}</option>
+                    </select>
+                  )}
+                </Field>
+                <Field label={A.servers.managedMode} hint={A.servers.managedModeHint}>
+                  {(control) => (
+                    <select {...control} value={values.managedMode} onChange={set("managedMode")}>
+                      <option value="">{A.servers.managedAuto}</option>
+                      <option value="managed">{A.servers.managedManaged}</option>
+                      <option value="guided">{A.servers.managedGuided}</option>
+                    </select>
+                  )}
+                </Field>
+              </>
+            ) : null}
+          </div>
+          {profiles.error ? <ErrorMessage error={profiles.error} title={A.branding.loadFailed} /> : null}
+          <Field label={A.servers.notes}>
+            {(control) => <textarea {...control} rows={3} maxLength={5000} value={values.notes} onInput={set("notes")} />}
+          </Field>
+        </Card>
+        <div class="form-actions">
+          <button type="submit" class="btn btn-primary" disabled={busy}>
+            {creating ? A.servers.createSubmit : A.common.save}
+          </button>
+          <Link href={creating ? "/servers" : `/servers/${serverId}`} class="btn">
+            {A.common.cancel}
+          </Link>
+        </div>
+      </form>
+    </>
+  );
+}

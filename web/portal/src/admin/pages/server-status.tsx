@@ -1,0 +1,26 @@
+import { A } from "../../strings/admin.ts";
+import type { ServerRecord } from "../api.ts";
+import { Badge } from "../components/ui.tsx";
+
+/** Enabled / disabled / draft, and "Default" when it is the default server. */
+export function ServerStatus({ server }: { server: ServerRecord }) {
+  return (
+    <span class="badges">
+      {server.enabled ? (
+        <Badge tone="ok" testId="server-state">
+          {A.servers.enabled}
+        </Badge>
+      ) : server.status === "draft" ? (
+        <Badge tone="off" testId="server-state">
+          {A.servers.draft}
+        </Badge>
+      ) : (
+        <Badge tone="warn" testId="server-state">
+          {A.servers.disabled}
+        </Badge>
+      )}
+      {server.isDefault ? <Badge tone="info">{A.servers.default}</Badge> : null}
+      {server.registrationMode === "closed" ? <Badge tone="warn">{A.servers.closed}</Badge> : null}
+    </span>
+  );
+}

@@ -1,0 +1,249 @@
+import { useState } from "preact/hooks";
+import { currentHash } from "../../../../common/hash-router.tsx";
+import { useAsync } from "../../../../common/use-async.ts";
+import { signUpUrl } from "../../lib/paths.ts";
+import { A } from "../../strings/admin.ts";
+import {
+  deleteToken,
+  disableToken,
+  listTokens,
+  type ServerRecord,
+  type TokenRecord,
+  type TokenStatus,
+  tokenStatus,
+} from "../api.ts";
+import { CopyButton } from "../components/copy-button.tsx";
+import { attempt, confirmDialog } from "../components/notify.tsx";
+import { Badge, Card, Empty, ErrorMessage, Loading, PageHeader } from "../components/ui.tsx";
+import { formatDate } from "../format.ts";
+import { useSelectedServer } from "../servers-store.ts";
+import { WithServer } from "./dashboard.tsx";
+import { TokenCreateForm, TokenEditForm } from "./token-form.tsx";
+
+const TONE: Record<TokenStatus, "ok" | "warn" | "bad" | "off"> = {
+  valid: "ok",
+  expired: "warn",
+  exhausted: "warn",
+  disabled: "bad",
+};
+
+/**
+ * The link that opens the sign-up page with the token filled in, for this server: on its own domain when it has one
+ * (the page finds the server by domain), otherwise this portal's page with `?server=<slug>`, which keeps working if
+ * the default server changes later.
+ */
+export function inviteLink(server: ServerRecord, token: string): string {
+  if (server.publicDomain) return `https://${server.publicDomain}/?token=${encodeURIComponent(token)}`;
+  return signUpUrl({ server: server.slug, token });
+}
+
+function uses(token: TokenRecord): string {
+  const allowed = token.disabled ? A.tokens.off : token.uses_allowed === null ? "∞" : String(token.uses_allowed);
+  return `${token.completed} / ${allowed}${token.pending ? ` · ${A.tokens.pending(token.pending)}` : ""}`;
+}
+
+function TokenList({ serverId, server }: { serverId: string; server: ServerRecord }) {
+  const tokens = useAsync(() => listTokens(serverId), [serverId]);
+  const [status, setStatus] = useState<"all" | TokenStatus>("all");
+  const [search, setSearch] = useState("");
+  const [editing, setEditing] = useState<string | null>(null);
+  const [created, setCreated] = useState<TokenRecord | null>(null);
+  // The dashboard's "New token" shortcut opens the form at once (`#/tokens?new=1`).
+  const [showCreate, setShowCreate] = useState(() => currentHash().query.has("new"));
+
+  const replace = (next: TokenRecord) => tokens.setData((list) => (list ?? []).map((t) => (t.token === next.token ? next : t)));
+  const disable = async (token: TokenRecord) => {
+    const ok = await confirmDialog({
+      title: A.tokens.disableTitle(token.token),
+      text: A.tokens.disableText,
+      confirmLabel: A.tokens.disable,
+    });
+    if (!ok) return;
+    const result = await attempt(A.tokens.disable, () => disableToken(serverId, token.token), A.tokens.disabled(token.token));
+    if (result) replace(result);
+  };
+  const remove = async (token: TokenRecord) => {
+    const ok = await confirmDialog({
+      title: A.tokens.deleteTitle(token.token),
+      text: A.tokens.deleteText,
+      confirmLabel: A.common.delete,
+      danger: true,
+    });
+    if (!ok) return;
+    const result = await attempt(A.common.delete, () => deleteToken(serverId, token.token), A.tokens.deleted(token.token));
+    if (result) tokens.setData((list) => (list ?? []).filter((t) => t.token !== token.token));
+  };
+
+  const needle = search.trim().toLowerCase();
+  const shown = (tokens.data ?? []).filter(
+    (token) =>
+      (status === "all" || tokenStatus(token) === status) &&
+      (!needle || `${token.token} ${token.label ?? ""} ${token.note ?? ""}`.toLowerCase().includes(needle)),
+  );
+
+  return (
+    <>
+      <PageHeader title={A.tokens.title}>
+        <button type="button" class="btn btn-primary" aria-expanded={showCreate} onClick={() => setShowCreate(!showCreate)}>
+          {A.tokens.create}
+        </button>
+      </PageHeader>
+      <p class="muted">{A.tokens.intro(server.name)}</p>
+      {showCreate ? (
+        <Card title={A.tokens.createTitle}>
+          <TokenCreateForm
+            serverId={serverId}
+            onCreated={(token) => {
+              setCreated(token);
+              setShowCreate(false);
+              tokens.setData((list) => [token, ...(list ?? []).filter((t) => t.token !== token.token)]);
+            }}
+          />
+        </Card>
+      ) : null}
+      {created ? (
+        <div class="notice notice-ok" role="status" data-testid="token-created">
+          <div>
+            <strong>{A.tokens.created(created.token)}</strong>
+            <span class="block small">{A.tokens.shareHint}</span>
+            <code class="block invite-link" data-testid="created-invite-link">
+              {inviteLink(server, created.token)}
+            </code>
+          </div>
+          <CopyButton text={inviteLink(server, created.token)} label={A.tokens.copyInvite(created.token)}>
+            {A.tokens.copyLink}
+          </CopyButton>
+        </div>
+      ) : null}
+      {tokens.error ? <ErrorMessage error={tokens.error} title={A.tokens.loadFailed} onRetry={() => tokens.reload()} /> : null}
+      <div class="toolbar filters">
+        <label class="inline-field">
+          {A.tokens.filterStatus}
+          <select value={status} onChange={(e) => setStatus(e.currentTarget.value as typeof status)}>
+            <option value="all">{A.tokens.all}</option>
+            {(["valid", "expired", "exhausted", "disabled"] as const).map((key) => (
+              <option key={key} value={key}>
+                {A.tokens.status[key]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="inline-field">
+          {A.common.search}
+          <input
+            type="search"
+            value={search}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+            placeholder={A.tokens.searchPlaceholder}
+          />
+        </label>
+      </div>
+      {!tokens.data ? (
+        tokens.error ? null : (
+          <Loading />
+        )
+      ) : shown.length === 0 ? (
+        <Empty title={tokens.data.length === 0 ? A.tokens.none : A.tokens.noMatch} />
+      ) : (
+        <Card class="flush">
+          <table class="table responsive" data-testid="tokens-table">
+            <thead>
+              <tr>
+                <th scope="col">{A.tokens.token}</th>
+                <th scope="col">{A.tokens.statusLabel}</th>
+                <th scope="col">{A.tokens.uses}</th>
+                <th scope="col">{A.tokens.expiry}</th>
+                <th scope="col">
+                  <span class="visually-hidden">{A.common.actions}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((token) => {
+                const state = tokenStatus(token);
+                return [
+                  <tr key={token.token} data-token={token.token} data-status={state}>
+                    <td>
+                      <code class="token-code">{token.token}</code>
+                      {token.label ? <span class="block">{token.label}</span> : null}
+                      {token.note ? <span class="block muted small">{token.note}</span> : null}
+                    </td>
+                    <td data-label={A.tokens.statusLabel}>
+                      <Badge tone={TONE[state]} testId="token-status">
+                        {A.tokens.status[state]}
+                      </Badge>
+                    </td>
+                    <td data-label={A.tokens.uses}>{uses(token)}</td>
+                    <td data-label={A.tokens.expiry}>{token.expiry_time ? formatDate(token.expiry_time) : A.tokens.never}</td>
+                    <td class="actions-cell">
+                      <div class="row-actions">
+                        <CopyButton
+                          text={inviteLink(server, token.token)}
+                          label={A.tokens.copyInvite(token.token)}
+                          testId="copy-invite"
+                        >
+                          {A.tokens.copyLink}
+                        </CopyButton>
+                        <button
+                          type="button"
+                          class="btn btn-small"
+                          aria-label={A.tokens.editLabel(token.token)}
+                          aria-expanded={editing === token.token}
+                          onClick={() => setEditing(editing === token.token ? null : token.token)}
+                        >
+                          {A.common.edit}
+                        </button>
+                        {token.disabled ? null : (
+                          <button
+                            type="button"
+                            class="btn btn-small"
+                            aria-label={A.tokens.disableLabel(token.token)}
+                            onClick={() => disable(token)}
+                          >
+                            {A.tokens.disable}
+                          </button>
+                        )}
+                        <button
+                          type="button"
+                          class="btn btn-small btn-danger-outline"
+                          aria-label={A.tokens.deleteLabel(token.token)}
+                          onClick={() => remove(token)}
+                        >
+                          {A.common.delete}
+                        </button>
+                      </div>
+                    </td>
+                  </tr>,
+                  editing === token.token ? (
+                    <tr key={`${token.token}-edit`} class="edit-row">
+                      <td colSpan={5}>
+                        <TokenEditForm
+                          serverId={serverId}
+                          token={token}
+                          onCancel={() => setEditing(null)}
+                          onSaved={(next) => {
+                            replace(next);
+                            setEditing(null);
+                          }}
+                        />
+                      </td>
+                    </tr>
+                  ) : null,
+                ];
+              })}
+            </tbody>
+          </table>
+        </Card>
+      )}
+    </>
+  );
+}
+
+export function TokensPage() {
+  const { server } = useSelectedServer();
+  return (
+    <WithServer title={A.tokens.title}>
+      {(serverId) => (server ? <TokenList key={serverId} serverId={serverId} server={server} /> : null)}
+    </WithServer>
+  );
+}
