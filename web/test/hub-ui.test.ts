@@ -154,6 +154,8 @@ describe("hub UI under the ingress path (demo home, real hub, headless Chromium)
       .waitFor({ timeout: 10_000 });
     const mode = await page.getByTestId("live-mode").getAttribute("data-mode");
     t.diagnostic(`state shown after ${Date.now() - started} ms; live channel: ${mode}`);
+    // Pushed by the hub (subscribe_devices), not re-read by polling.
+    assert.equal(await page.getByTestId("devices-live").getAttribute("data-live"), "yes");
     assert.match((await row.locator("td").nth(1).textContent()) ?? "", /light/i, "the Matter device type is shown");
     assert.equal(await row.locator(".pill-ok").textContent(), "Reachable");
   });

@@ -7,6 +7,7 @@ import type {
   CommissioningWindow,
   FilterPreview,
   FilterValues,
+  PluginDeviceInfo,
 } from "./types.ts";
 
 export type BridgeAction =
@@ -42,8 +43,14 @@ export const allBridgesAction = (action: "start" | "stop" | "restart") =>
 export const setPriorities = (updates: { id: string; priority: number }[]) =>
   request<Bridge[]>("api/matter/bridges/priorities", { method: "PUT", body: { updates } });
 
+export interface BridgeDevicesResponse {
+  bridgeId: string;
+  devices: BridgeDeviceInfo[];
+  total: number;
+  pluginDevices: PluginDeviceInfo[];
+}
 export const bridgeDevices = (id: string, signal?: AbortSignal) =>
-  request<{ bridgeId: string; devices: BridgeDeviceInfo[]; total: number }>(`${bridgePath(id)}/devices`, { signal });
+  request<BridgeDevicesResponse>(`${bridgePath(id)}/devices`, { signal });
 
 export const nextPort = () => request<{ port: number }>("api/matter/next-port");
 export const filterValues = (signal?: AbortSignal) => request<FilterValues>("api/matter/filter-values", { signal });

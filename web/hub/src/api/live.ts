@@ -34,6 +34,14 @@ let pollTimer: ReturnType<typeof setTimeout> | undefined;
 let pingTimer: ReturnType<typeof setInterval> | undefined;
 const diagnosticListeners = new Set<(message: DiagnosticMessage) => void>();
 
+/** The bridge whose device rows the open page watches (one at a time, like the hub's `subscribe_devices`). */
+export interface DeviceWatcher {
+  bridgeId: string;
+  snapshot(data: { devices: unknown[]; pluginDevices: unknown[] }): void;
+  update(rows: unknown[]): void;
+}
+let deviceWatcher: DeviceWatcher | undefined;
+
 function sortBridges(bridges: Bridge[]): Bridge[] {
   return [...bridges].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
 }
@@ -100,6 +108,14 @@ function onMessage(raw: string): void {
     case "ping":
       send({ type: "pong" });
       break;
+    case "devices_snapshot":
+      if (deviceWatcher && message.bridgeId === deviceWatcher.bridgeId)
+        deviceWatcher.snapshot(message.data as { devices: unknown[]; pluginDevices: unknown[] });
+      break;
+    case "devices_update":
+      if (deviceWatcher && message.bridgeId === deviceWatcher.bridgeId && Array.isArray(message.data))
+        deviceWatcher.update(message.data);
+      break;
     case "diagnostic_event":
     case "diagnostic_snapshot": {
       const event: DiagnosticMessage = { type: message.type, receivedAt: Date.now(), data: message.data ?? message };
@@ -123,6 +139,7 @@ function connect(): void {
     backoff = 1000;
     live.set((state) => ({ ...state, mode: "live", error: null }));
     if (diagnosticListeners.size > 0) send({ type: "subscribe_diagnostics" });
+    if (deviceWatcher) send({ type: "subscribe_devices", bridgeId: deviceWatcher.bridgeId });
     clearInterval(pingTimer);
     pingTimer = setInterval(() => send({ type: "ping" }), PING_MS);
   };
@@ -162,5 +179,19 @@ export function subscribeDiagnostics(listener: (message: DiagnosticMessage) => v
   return () => {
     diagnosticListeners.delete(listener);
     if (diagnosticListeners.size === 0) send({ type: "unsubscribe_diagnostics" });
+  };
+}
+
+/**
+ * Live device rows of one bridge (bridge page): a snapshot on subscribe and on every change of the device set, then
+ * the rows that changed. Re-subscribes after a reconnect. Returns the unsubscribe function.
+ */
+export function watchDevices(watcher: DeviceWatcher): () => void {
+  deviceWatcher = watcher;
+  send({ type: "subscribe_devices", bridgeId: watcher.bridgeId });
+  return () => {
+    if (deviceWatcher !== watcher) return;
+    deviceWatcher = undefined;
+    send({ type: "unsubscribe_devices" });
   };
 }

@@ -13,6 +13,7 @@ import type {
   BridgeStatus,
   CommissioningInfo,
   FabricInfo,
+  PluginDeviceInfo,
 } from "../../../../hub/src/bridges/bridge-runtime.ts";
 import type { BridgeFilter, FilterRule, FilterRuleType } from "../../../../hub/src/bridges/filter.ts";
 import type { detailedHealth } from "../../../../hub/src/diagnostics/detailed-health.ts";
@@ -41,6 +42,7 @@ export type {
   LogEntry,
   LogLevel,
   MetricsSnapshot,
+  PluginDeviceInfo,
   RestorePreview,
   SystemInfo,
 };

@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { bridgeDevices } from "../api/bridges.ts";
+import { live, watchDevices } from "../api/live.ts";
 import { deleteMapping, listMappings, putMapping } from "../api/mappings.ts";
-import type { Bridge, BridgeDeviceInfo, DeviceTypeKey, EntityMapping } from "../api/types.ts";
+import type { Bridge, BridgeDeviceInfo, DeviceTypeKey, EntityMapping, PluginDeviceInfo } from "../api/types.ts";
 import { attempt } from "../components/notify.tsx";
 import { Card, Empty, ErrorMessage, Field, Loading, Pager } from "../components/ui.tsx";
+import { useStore } from "../lib/store.ts";
 import { useAsync, useDebounced, useInterval } from "../lib/use-async.ts";
 import { S } from "../strings.ts";
 
@@ -174,12 +176,31 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
   const [editing, setEditing] = useState<string | null>(null);
   const needle = useDebounced(query.trim().toLowerCase(), 200);
 
-  // No push carries entity states, so the list is re-read while visible: often for small bridges, rarely for huge ones.
+  // Live: the hub pushes this bridge's rows (a snapshot whenever the device set changes, then the rows whose state
+  // changed). Without the socket the list is re-read while visible: often for small bridges, rarely for huge ones.
+  const { mode } = useStore(live);
+  useEffect(
+    () =>
+      watchDevices({
+        bridgeId: bridge.id,
+        snapshot: (data) =>
+          devices.setData(() => ({
+            bridgeId: bridge.id,
+            devices: data.devices as BridgeDeviceInfo[],
+            total: data.devices.length,
+            pluginDevices: data.pluginDevices as PluginDeviceInfo[],
+          })),
+        update: (rows) =>
+          devices.setData((previous) => {
+            if (!previous) return previous as never;
+            const changed = new Map((rows as BridgeDeviceInfo[]).map((row) => [row.entityId, row]));
+            return { ...previous, devices: previous.devices.map((row) => changed.get(row.entityId) ?? row) };
+          }),
+      }),
+    [bridge.id],
+  );
   const total = devices.data?.total ?? 0;
-  useInterval(() => devices.reload(true), total > 1000 ? 15_000 : 3000);
-  // A pushed bridge change (devices added, removed, re-mapped) re-reads at once.
-  const signature = `${bridge.status}|${bridge.deviceCount}|${bridge.updatedAt ?? ""}`;
-  useEffect(() => devices.reload(true), [signature]);
+  useInterval(() => (mode === "live" ? undefined : devices.reload(true)), total > 1000 ? 15_000 : 3000);
   useEffect(() => setOffset(0), [tab, needle]);
 
   const groups = useMemo(() => {
@@ -237,7 +258,9 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
                 value={query}
                 onInput={(e) => setQuery(e.currentTarget.value)}
               />
-              <span class="muted small">{S.devices.polled}</span>
+              <span class="muted small" data-testid="devices-live" data-live={mode === "live" ? "yes" : "no"}>
+                {mode === "live" ? S.devices.live : S.devices.polled}
+              </span>
             </div>
             {rows.length === 0 ? (
               <Empty title={tab === "exposed" && !needle ? S.devices.emptyExposed : S.devices.empty} />
@@ -295,8 +318,32 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
             )}
             <Pager total={rows.length} offset={offset} limit={PAGE} onChange={setOffset} label={S.devices.title} />
           </div>
+          <PluginDevices devices={devices.data.pluginDevices ?? []} />
         </>
       ) : null}
     </Card>
+  );
+}
+
+/** Devices the bridge's plugins added (no Home Assistant entity behind them); managed on the Plugins page. */
+function PluginDevices({ devices }: { devices: PluginDeviceInfo[] }) {
+  if (devices.length === 0) return null;
+  return (
+    <section class="plugin-devices" data-testid="plugin-devices">
+      <h3>{S.devices.pluginDevices(devices.length)}</h3>
+      <ul class="list">
+        {devices.map((device) => (
+          <li key={device.endpointId} class="list-row">
+            <div class="row-main">
+              <strong>{device.name}</strong>
+              <span class="muted small">
+                {S.devices.fromPlugin(device.plugin)} · {typeLabel(device.deviceType)}
+                {device.endpointNumber !== null ? ` · ${S.devices.endpoint(device.endpointNumber)}` : ""}
+              </span>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
