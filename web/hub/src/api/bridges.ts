@@ -7,6 +7,7 @@ import type {
   CommissioningWindow,
   FilterPreview,
   FilterValues,
+  ForceSyncReport,
   PluginDeviceInfo,
 } from "./types.ts";
 
@@ -30,9 +31,10 @@ export const deleteBridge = (id: string) => request<void>(bridgePath(id), { meth
 export const cloneBridge = (id: string) => request<Bridge>(`${bridgePath(id)}/clone`, { method: "POST" });
 
 export const bridgeAction = (id: string, action: BridgeAction) =>
-  request<{ bridge: Bridge; commissioningWindow?: CommissioningWindow }>(`${bridgePath(id)}/actions/${action}`, {
-    method: "POST",
-  });
+  request<{ bridge: Bridge; commissioningWindow?: CommissioningWindow; sync?: ForceSyncReport }>(
+    `${bridgePath(id)}/actions/${action}`,
+    { method: "POST" },
+  );
 
 export const allBridgesAction = (action: "start" | "stop" | "restart") =>
   request<{ results: { id: string; ok: boolean; error?: string }[]; bridges: Bridge[] }>(

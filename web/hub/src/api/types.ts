@@ -13,6 +13,7 @@ import type {
   BridgeStatus,
   CommissioningInfo,
   FabricInfo,
+  ForceSyncReport,
   PluginDeviceInfo,
 } from "../../../../hub/src/bridges/bridge-runtime.ts";
 import type { BridgeFilter, FilterRule, FilterRuleType } from "../../../../hub/src/bridges/filter.ts";
@@ -39,6 +40,7 @@ export type {
   FabricInfo,
   FilterRule,
   FilterRuleType,
+  ForceSyncReport,
   LogEntry,
   LogLevel,
   MetricsSnapshot,

@@ -28,11 +28,12 @@ export async function runBridgeAction(bridge: Bridge, action: BridgeAction) {
   }
   const okText =
     action === "force-sync"
-      ? S.detail.synced
+      ? undefined // says what it found, below
       : action === "refresh"
         ? S.detail.refreshed
         : S.bridges.actionDone(LABELS[action], bridge.name);
   const result = await attempt(LABELS[action], () => bridgeAction(bridge.id, action), okText);
+  if (result?.sync) notify.ok(S.detail.syncedReport(result.sync));
   if (result?.bridge) applyBridge(result.bridge);
   else void reloadBridges();
   return result;
