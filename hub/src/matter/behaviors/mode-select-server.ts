@@ -11,9 +11,17 @@ import { entityOf, lockForWrite } from "./ha-entity-behavior.ts";
 /** Matter ModeSelect limits the mode label to 64 characters (Matter 1.3 §1.9.8.1). */
 const MAX_LABEL = 64;
 
+/**
+ * Mode numbers are uint8 and SupportedModes holds at most 255 entries: a longer HA option list shows its first 255
+ * options (the rest cannot be chosen from a controller), rather than leaving the whole entity out.
+ */
+export const MAX_MODES = 255;
+
 /** SupportedModes for a list of HA options. */
 export function modesForOptions(options: readonly string[]): ModeSelect.ModeOption[] {
-  return options.map((option, index) => ({ label: option.slice(0, MAX_LABEL), mode: index, semanticTags: [] }));
+  return options
+    .slice(0, MAX_MODES)
+    .map((option, index) => ({ label: option.slice(0, MAX_LABEL), mode: index, semanticTags: [] }));
 }
 
 /** ModeSelect whose mode changes are HA select calls. */

@@ -78,6 +78,8 @@ describe("bring-up: every demo entity on a real bridge", () => {
         snapshot("light.plug", "on", { supported_color_modes: ["brightness"], brightness: 10 }),
       ),
     );
+    const manyOptions = Array.from({ length: 300 }, (_, i) => `Station ${i + 1}`);
+    endpoints.set("select:300", await bridge.add("mode_select", snapshot("select.radio", "Station 2", { options: manyOptions })));
     endpoints.set(
       "override:on_off_sensor",
       await bridge.add("on_off_sensor", snapshot("binary_sensor.pump", "on", { device_class: "running" })),
@@ -212,6 +214,19 @@ describe("bring-up: every demo entity on a real bridge", () => {
       cutUtf8("Hallway ceiling light with a very long name"),
     );
     assert.equal(cutUtf8("Küche Deckenlicht über dem Esstisch"), "Küche Deckenlicht über dem Ess", "32 bytes, ü counts twice");
+  });
+
+  test("a select with more options than Matter's 255 modes shows the first 255; a later option keeps the mode", async () => {
+    const endpoint = endpoints.get("select:300") as Endpoint;
+    const modes = () => endpoint.stateOf("modeSelect") as { supportedModes: { label: string }[]; currentMode: number };
+    assert.equal(modes().supportedModes.length, 255);
+    assert.equal(modes().supportedModes[254]?.label, "Station 255");
+    assert.equal(modes().currentMode, 1);
+    const options = Array.from({ length: 300 }, (_, i) => `Station ${i + 1}`);
+    await updateDeviceEndpoint(endpoint, snapshot("select.radio", "Station 280", { options }));
+    assert.equal(modes().currentMode, 1, "option 280 cannot be shown: the mode stays");
+    await updateDeviceEndpoint(endpoint, snapshot("select.radio", "Station 7", { options }));
+    assert.equal(modes().currentMode, 6);
   });
 
   test("server mode: the device sits under the root without BridgedDeviceBasicInformation", async () => {

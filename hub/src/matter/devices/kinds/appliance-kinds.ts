@@ -13,7 +13,7 @@ import { WaterValveDevice } from "@matter/main/devices/water-valve";
 import { PIN_POLICY } from "../../../lock-credentials/pin-policy.ts";
 import { HaDoorLockServer } from "../../behaviors/door-lock-server.ts";
 import { HaLevelControlServer } from "../../behaviors/level-control-server.ts";
-import { HaModeSelectServer, modesForOptions } from "../../behaviors/mode-select-server.ts";
+import { HaModeSelectServer, MAX_MODES, modesForOptions } from "../../behaviors/mode-select-server.ts";
 import { HaOnOffServer } from "../../behaviors/on-off-server.ts";
 import { HaRvcOperationalStateServer } from "../../behaviors/rvc-operational-state-server.ts";
 import { HaRvcRunModeServer, RUN_MODE_CLEANING, RUN_MODE_IDLE, RUN_MODES } from "../../behaviors/rvc-run-mode-server.ts";
@@ -189,7 +189,9 @@ export const modeSelect: DeviceKind = {
     const options = selectOptions(context.snapshot.state);
     if (options.length === 0) return {};
     const index = options.indexOf(context.snapshot.state?.state ?? "");
-    return { modeSelect: { supportedModes: modesForOptions(options), currentMode: index === -1 ? undefined : index } };
+    // An option past the 255 a controller can see leaves the current mode as it was.
+    const current = index === -1 || index >= MAX_MODES ? undefined : index;
+    return { modeSelect: { supportedModes: modesForOptions(options), currentMode: current } };
   },
   signature: () => "mode_select",
 };
