@@ -32,9 +32,31 @@ describe("hub ↔ Home Assistant", () => {
     assert.equal(model.areas.size, home.areas.length);
     assert.equal(model.labels.size, home.labels.length);
     assert.equal((await app.request("/api/health/ready")).status, 200);
-    const stats = await json<{ connected: boolean; devices: number }>(app.request("/api/home-assistant/stats"));
+    const stats = await json<{
+      connected: boolean;
+      connection: { state: string; haVersion: string | null; error: string | null; lastConnectedAt: string | null };
+      entities: { total: number; withState: number; registered: number; unavailable: number };
+      devices: number;
+      areas: number;
+      labels: number;
+      domains: number;
+    }>(app.request("/api/home-assistant/stats"));
     assert.equal(stats.connected, true);
-    assert.equal(stats.devices, home.devices.length);
+    assert.equal(stats.connection.haVersion, "2026.11.1");
+    assert.equal(stats.connection.error, null);
+    assert.ok(!Number.isNaN(Date.parse(stats.connection.lastConnectedAt ?? "")));
+    const ids = new Set([...home.states.map((s) => s.entity_id), ...home.entities.map((e) => e.entity_id)]);
+    assert.deepEqual(stats.entities, {
+      total: ids.size,
+      withState: home.states.length,
+      registered: home.entities.length,
+      unavailable: home.states.filter((s) => s.state === "unavailable").length,
+    });
+    assert.ok(stats.entities.unavailable > 0, "the demo home has unavailable entities");
+    assert.deepEqual(
+      [stats.devices, stats.areas, stats.labels, stats.domains],
+      [home.devices.length, home.areas.length, home.labels.length, new Set([...ids].map((id) => id.split(".")[0])).size],
+    );
   });
 
   it("follows state changes, delivering each only to that entity's listeners", async () => {
