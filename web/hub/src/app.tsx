@@ -14,6 +14,7 @@ import { EntitiesPage } from "./pages/entities.tsx";
 import { HealthPage } from "./pages/health.tsx";
 import { LocksPage } from "./pages/locks.tsx";
 import { LogsPage } from "./pages/logs.tsx";
+import { PluginsPage } from "./pages/plugins.tsx";
 import { SettingsPage } from "./pages/settings.tsx";
 import { Link, useRoute } from "./router.tsx";
 import { S } from "./strings.ts";
@@ -26,6 +27,11 @@ const NAV: { path: string; label: string; icon: string }[] = [
     path: "/locks",
     label: S.nav.locks,
     icon: "M12 2a5 5 0 0 0-5 5v3H5v12h14V10h-2V7a5 5 0 0 0-5-5zm-3 8V7a3 3 0 0 1 6 0v3zm3 3a2 2 0 0 1 1 3.7V19h-2v-2.3A2 2 0 0 1 12 13z",
+  },
+  {
+    path: "/plugins",
+    label: S.nav.plugins,
+    icon: "M20.5 11H19V7a2 2 0 0 0-2-2h-4V3.5a2.5 2.5 0 0 0-5 0V5H4a2 2 0 0 0-2 2v3.8h1.5a2.7 2.7 0 0 1 0 5.4H2V20a2 2 0 0 0 2 2h3.8v-1.5a2.7 2.7 0 0 1 5.4 0V22H17a2 2 0 0 0 2-2v-4h1.5a2.5 2.5 0 0 0 0-5z",
   },
   { path: "/backup", label: S.nav.backup, icon: "M5 20h14v-2H5zm7-18-6 6h4v6h4V8h4z" },
   { path: "/logs", label: S.nav.logs, icon: "M4 4h16v16H4zm2 2v12h12V6zm2 2h8v2H8zm0 4h8v2H8z" },
@@ -71,6 +77,8 @@ function page(route: string[]): { key: string; node: ComponentChildren } {
       return { key: "entities", node: <EntitiesPage /> };
     case "locks":
       return { key: "locks", node: <LocksPage /> };
+    case "plugins":
+      return { key: "plugins", node: <PluginsPage /> };
     case "backup":
       return { key: "backup", node: <BackupPage /> };
     case "logs":
