@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { type HaSimulator, startHaSimulator } from "../../../hub/src/ha-simulator/index.ts";
 import type { HomeSnapshot } from "../../../hub/src/home-assistant/types.ts";
+import type { PluginTuning } from "../../../hub/src/plugins/plugin-service.ts";
 import { createTestHub, type TestHub } from "../../../hub/test/support/test-context.ts";
 import { type IngressProxy, startIngressProxy } from "./ingress-proxy.ts";
 
@@ -57,11 +58,16 @@ export const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
+export interface UiWorldOptions {
+  /** The hub's plugin tuning (createTestHub's `plugins`): npm settings, a simulated cloud, short time-outs. */
+  plugins?: PluginTuning;
+}
+
 /**
  * The real hub (hub.ts wiring, listening on a loopback port) over an HA simulator with `home`, the freshly built UI,
  * a Supervisor-like ingress proxy in front, and headless Chromium.
  */
-export async function startUiWorld(home: HomeSnapshot): Promise<UiWorld> {
+export async function startUiWorld(home: HomeSnapshot, options: UiWorldOptions = {}): Promise<UiWorld> {
   const webDir = await buildHubUi();
   // Whatever started before a failure is closed again: a half-built world would keep the test process alive.
   const started: (() => Promise<unknown>)[] = [];
@@ -77,7 +83,12 @@ export async function startUiWorld(home: HomeSnapshot): Promise<UiWorld> {
     sim = await startHaSimulator({ token: "t", home, motionMs: 0 });
     const simulator = sim;
     started.push(() => simulator.close());
-    hub = await createTestHub({ ha: { url: sim.url, token: "t" }, start: true, env: { HUB_WEB_DIR: webDir } });
+    hub = await createTestHub({
+      ha: { url: sim.url, token: "t" },
+      start: true,
+      env: { HUB_WEB_DIR: webDir },
+      plugins: options.plugins,
+    });
     const testHub = hub;
     started.push(() => testHub.stop());
     await hub.homeAssistant.whenLoaded();
