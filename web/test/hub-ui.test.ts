@@ -183,7 +183,10 @@ describe("hub UI under the ingress path (demo home, real hub, headless Chromium)
 
   it("force-syncs a bridge and says what it corrected", async () => {
     await page.getByRole("button", { name: "Force sync" }).first().click();
-    await page.getByText(/^All \d+ devices were in sync with Home Assistant$/).first().waitFor();
+    await page
+      .getByText(/^All \d+ devices were in sync with Home Assistant$/)
+      .first()
+      .waitFor();
   });
 
   it("clones a bridge, reorders the start priorities, and deletes after confirmation", async () => {

@@ -1,6 +1,5 @@
 import {
   bridgeAddress,
-  bullets,
   composeFile,
   envFile,
   escapeRegex,

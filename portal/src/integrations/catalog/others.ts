@@ -1,6 +1,5 @@
 import {
   bridgeAddress,
-  bullets,
   composeFile,
   escapeRegex,
   generatedBy,
