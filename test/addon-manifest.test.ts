@@ -8,7 +8,8 @@ import addFormats from "ajv-formats";
 import YAML from "yaml";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const schemaDir = `${root}/../shared/addon-schema`;
+// The add-on linter's schemas, vendored (see addon-schema/SOURCE.md): CI has only this repository.
+const schemaDir = `${root}/test/addon-schema`;
 const read = (path: string) => readFileSync(`${root}/${path}`, "utf8");
 
 /** Loads one of the add-on linter's schemas with the two fix-ups SOURCE.md documents (Python named groups). */

@@ -108,6 +108,9 @@ describe("run.sh", () => {
       assert.ok(!existsSync(join(lockDir, "matter.lock")) && !existsSync(join(lockDir, "matter.pid")));
       assert.match(run.output(), /removed stale lock/);
       assert.doesNotMatch(run.output(), /started portal/);
+      // log_level debug took effect: the health request above is logged at debug (written just after its answer).
+      const deadline = Date.now() + 5000;
+      while (!/"level":"debug"/.test(run.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.match(run.output(), /"level":"debug"/);
     } finally {
       run.child.kill("SIGTERM");
