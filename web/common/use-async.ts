@@ -58,3 +58,16 @@ export function useDebounced<T>(value: T, ms: number): T {
   }, [value, ms]);
   return debounced;
 }
+
+/** Re-runs `tick` every `ms` while the page is visible (`null` pauses it). */
+export function useInterval(tick: () => void, ms: number | null): void {
+  const ref = useRef(tick);
+  ref.current = tick;
+  useEffect(() => {
+    if (ms === null) return;
+    const timer = setInterval(() => {
+      if (!document.hidden) ref.current();
+    }, ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+}

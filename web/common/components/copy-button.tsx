@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
-import { copyText } from "../../../../common/clipboard.ts";
-import { A } from "../../strings/admin.ts";
+import { copyText } from "../clipboard.ts";
+import { UI } from "../strings.ts";
 import { notify } from "./notify.tsx";
 
 /** Copies `text`; the label says "Copied" for two seconds. `label` is the accessible name (what is copied). */
@@ -28,11 +28,11 @@ export function CopyButton({
           setCopied(true);
           setTimeout(() => setCopied(false), 2000);
         } catch {
-          notify.error(A.common.copyFailed);
+          notify.error(UI.copyFailed);
         }
       }}
     >
-      {copied ? A.common.copied : (children ?? A.common.copy)}
+      {copied ? UI.copied : (children ?? UI.copy)}
     </button>
   );
 }

@@ -1,6 +1,7 @@
+// Toasts and the confirmation dialog of both web UIs: each app mounts `<Toasts />` and `<ConfirmHost />` once.
 import { useEffect, useRef } from "preact/hooks";
-import { createStore, useStore } from "../../../../common/store.ts";
-import { A } from "../../strings/admin.ts";
+import { createStore, useStore } from "../store.ts";
+import { UI } from "../strings.ts";
 
 interface Toast {
   id: number;
@@ -26,7 +27,7 @@ export const notify = {
   ok: (text: string) => push("ok", text),
   error: (error: unknown, what?: string) => {
     const message = error instanceof Error ? error.message : String(error);
-    push("error", what ? `${A.common.failed(what)}: ${message}` : message);
+    push("error", what ? `${UI.failed(what)}: ${message}` : message);
   },
 };
 
@@ -62,7 +63,7 @@ export function Toasts() {
             <div key={t.id} class="toast toast-error" role="alert" data-testid="toast-error">
               <span>{t.text}</span>
               <button type="button" class="btn btn-small btn-plain" onClick={() => dismiss(t.id)}>
-                {A.common.dismiss}
+                {UI.dismiss}
               </button>
             </div>
           ))}
@@ -93,7 +94,7 @@ export function confirmDialog(options: {
     confirmStore.set({
       title: options.title,
       text: options.text,
-      confirmLabel: options.confirmLabel ?? A.common.confirm,
+      confirmLabel: options.confirmLabel ?? UI.confirm,
       danger: options.danger ?? false,
       resolve,
     });
@@ -137,7 +138,7 @@ export function ConfirmHost() {
           <p id="confirm-text">{request.text}</p>
           <div class="dialog-actions">
             <button type="button" class="btn" onClick={() => answer(false)} autofocus>
-              {A.common.cancel}
+              {UI.cancel}
             </button>
             <button type="submit" class={`btn ${request.danger ? "btn-danger" : "btn-primary"}`}>
               {request.confirmLabel}

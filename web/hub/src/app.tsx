@@ -1,10 +1,10 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { AppShell, type NavItem } from "../../common/components/app-shell.tsx";
+import { Link, useHashRoute } from "../../common/hash-router.tsx";
+import { useStore } from "../../common/store.ts";
+import { useAsync } from "../../common/use-async.ts";
 import { live } from "./api/live.ts";
 import { getHealth } from "./api/system.ts";
-import { ConfirmHost, Toasts } from "./components/notify.tsx";
-import { useStore } from "./lib/store.ts";
-import { useAsync } from "./lib/use-async.ts";
 import { BackupPage } from "./pages/backup.tsx";
 import { BridgeDetailPage } from "./pages/bridge-detail.tsx";
 import { BridgeFormPage } from "./pages/bridge-form.tsx";
@@ -16,10 +16,9 @@ import { LocksPage } from "./pages/locks.tsx";
 import { LogsPage } from "./pages/logs.tsx";
 import { PluginsPage } from "./pages/plugins.tsx";
 import { SettingsPage } from "./pages/settings.tsx";
-import { Link, useRoute } from "./router.tsx";
 import { S } from "./strings.ts";
 
-const NAV: { path: string; label: string; icon: string }[] = [
+const NAV: NavItem[] = [
   { path: "/", label: S.nav.dashboard, icon: "M3 13h8V3H3zm0 8h8v-6H3zm10 0h8V11h-8zm0-18v6h8V3z" },
   { path: "/bridges", label: S.nav.bridges, icon: "M4 6h16v4H4zm0 8h16v4H4zM7 7.5h2v1H7zm0 8h2v1H7z" },
   { path: "/entities", label: S.nav.entities, icon: "M4 5h16v2H4zm0 6h16v2H4zm0 6h10v2H4z" },
@@ -42,14 +41,6 @@ const NAV: { path: string; label: string; icon: string }[] = [
     icon: "M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zm9 5v-2l-2.2-.5-.6-1.5 1.2-1.9-1.4-1.4-1.9 1.2-1.5-.6L14 3h-2l-.5 2.2-1.5.6L8.1 4.6 6.7 6l1.2 1.9-.6 1.5L5 10v2l2.3.5.6 1.5-1.2 1.9 1.4 1.4 1.9-1.2 1.5.6.5 2.3h2l.5-2.3 1.5-.6 1.9 1.2 1.4-1.4-1.2-1.9.6-1.5z",
   },
 ];
-
-function Icon({ d }: { d: string }) {
-  return (
-    <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path d={d} />
-    </svg>
-  );
-}
 
 function LiveIndicator() {
   const { mode } = useStore(live);
@@ -101,64 +92,27 @@ function page(route: string[]): { key: string; node: ComponentChildren } {
 }
 
 export function App() {
-  const route = useRoute();
+  const { segments } = useHashRoute();
   const health = useAsync((signal) => getHealth(signal), []);
-  const current = page(route);
-  const section = `/${route[0] ?? ""}`;
-  const mainRef = useRef<HTMLElement>(null);
-  const first = useRef(true);
-
-  // Move focus to the new page's heading on navigation, so screen readers announce it.
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    const heading = mainRef.current?.querySelector<HTMLElement>("h1");
-    heading?.focus({ preventScroll: false });
-    window.scrollTo(0, 0);
-  }, [current.key]);
-
+  const current = page(segments);
   return (
-    <div class="shell">
-      <button type="button" class="skip" onClick={() => mainRef.current?.focus()}>
-        {S.app.skip}
-      </button>
-      <header class="topbar">
-        <span class="brand">
+    <AppShell
+      labels={S.app}
+      brand={
+        <>
           <svg class="logo" viewBox="0 0 24 24" aria-hidden="true">
             <path d="M12 2 3 7v10l9 5 9-5V7zm0 2.3 6.8 3.8L12 12 5.2 8.1zM5 9.8l6 3.4v6.6l-6-3.4zm8 10v-6.6l6-3.4v6.6z" />
           </svg>
           {S.app.title}
-        </span>
-        {health.data?.demo ? (
-          <span class="demo-badge" data-testid="demo-badge" title={S.app.demoTitle}>
-            {S.app.demo}
-          </span>
-        ) : null}
-        <span class="spacer" />
-        <LiveIndicator />
-      </header>
-      <nav class="nav" aria-label={S.app.nav}>
-        <ul>
-          {NAV.map((item) => {
-            const active = item.path === section || (item.path === "/" && section === "/");
-            return (
-              <li key={item.path}>
-                <Link href={item.path} aria-current={active ? "page" : undefined} class={active ? "active" : undefined}>
-                  <Icon d={item.icon} />
-                  <span>{item.label}</span>
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
-      <main id="main" ref={mainRef} tabIndex={-1} class="content">
-        <div key={current.key}>{current.node}</div>
-      </main>
-      <Toasts />
-      <ConfirmHost />
-    </div>
+        </>
+      }
+      demo={health.data?.demo ? { label: S.app.demo, title: S.app.demoTitle } : undefined}
+      actions={<LiveIndicator />}
+      nav={NAV}
+      section={`/${segments[0] ?? ""}`}
+      pageKey={current.key}
+    >
+      {current.node}
+    </AppShell>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * Every string the hub UI shows, in one place (English). Functions take the values they interpolate.
  */
+import { UI } from "../../common/strings.ts";
 import type { BridgeStatus, DeviceTypeKey, FilterRuleType, LogLevel } from "./api/types.ts";
 
 export const S = {
@@ -30,31 +31,13 @@ export const S = {
     health: "Health",
   },
   common: {
-    loading: "Loading…",
-    retry: "Retry",
-    cancel: "Cancel",
-    save: "Save",
-    saved: "Saved",
+    ...UI,
     close: "Close",
-    delete: "Delete",
-    edit: "Edit",
-    confirm: "Confirm",
-    copy: "Copy",
-    copied: "Copied",
-    copyFailed: "Could not copy; select the text and copy it by hand",
-    search: "Search",
-    previous: "Previous",
-    next: "Next",
     yes: "Yes",
     no: "No",
     none: "None",
-    dismiss: "Dismiss",
-    failed: (what: string) => `${what} failed`,
-    pageOf: (from: number, to: number, total: number) => `${from}–${to} of ${total}`,
-    perPage: "Per page",
     requestFailed: "Request failed",
     notAvailable: (feature: string) => `${feature} is not available on this hub version (the server does not offer it yet).`,
-    details: "Details",
   },
   status: {
     running: "Running",

@@ -1,5 +1,5 @@
 import { wsUrl } from "../../../common/http.ts";
-import { createStore } from "../lib/store.ts";
+import { createStore } from "../../../common/store.ts";
 import { listBridges } from "./bridges.ts";
 import type { Bridge } from "./types.ts";
 

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
+import { notify } from "../../../common/components/notify.tsx";
 import { downloadFile } from "../../../common/http.ts";
-import { notify } from "./notify.tsx";
 
 /** A button that downloads `path`, showing a failure (404, 401, hub away) instead of saving an error page. */
 export function DownloadButton({

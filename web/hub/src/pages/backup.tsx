@@ -1,4 +1,6 @@
 import { useState } from "preact/hooks";
+import { attempt, confirmDialog, notify } from "../../../common/components/notify.tsx";
+import { Card, ErrorMessage, PageHeader } from "../../../common/components/ui.tsx";
 import { reloadBridges } from "../api/live.ts";
 import {
   backupUrl,
@@ -12,8 +14,7 @@ import {
 } from "../api/transfer.ts";
 import type { ImportPreview, RestorePreview } from "../api/types.ts";
 import { DownloadButton } from "../components/download-button.tsx";
-import { attempt, confirmDialog, notify } from "../components/notify.tsx";
-import { Card, ErrorMessage, isMissingEndpoint, PageHeader } from "../components/ui.tsx";
+import { isMissingEndpoint } from "../components/ui.tsx";
 import { formatTime } from "../lib/format.ts";
 import { S } from "../strings.ts";
 

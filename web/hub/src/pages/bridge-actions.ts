@@ -1,8 +1,8 @@
+import { attempt, confirmDialog, notify } from "../../../common/components/notify.tsx";
+import { navigate } from "../../../common/hash-router.tsx";
 import { type BridgeAction, bridgeAction, cloneBridge, deleteBridge } from "../api/bridges.ts";
 import { applyBridge, reloadBridges, removeBridge } from "../api/live.ts";
 import type { Bridge } from "../api/types.ts";
-import { attempt, confirmDialog, notify } from "../components/notify.tsx";
-import { navigate } from "../router.tsx";
 import { S } from "../strings.ts";
 
 const LABELS: Record<BridgeAction, string> = {

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { attempt } from "../../../common/components/notify.tsx";
+import { Card, Empty, ErrorMessage, Field, Loading, Pager } from "../../../common/components/ui.tsx";
+import { useStore } from "../../../common/store.ts";
+import { useAsync, useDebounced, useInterval } from "../../../common/use-async.ts";
 import { bridgeDevices } from "../api/bridges.ts";
 import { live, watchDevices } from "../api/live.ts";
 import { deleteMapping, listMappings, putMapping } from "../api/mappings.ts";
 import type { Bridge, BridgeDeviceInfo, DeviceTypeKey, EntityMapping, PluginDeviceInfo } from "../api/types.ts";
-import { attempt } from "../components/notify.tsx";
-import { Card, Empty, ErrorMessage, Field, Loading, Pager } from "../components/ui.tsx";
-import { useStore } from "../lib/store.ts";
-import { useAsync, useDebounced, useInterval } from "../lib/use-async.ts";
 import { S } from "../strings.ts";
 
 type Tab = "exposed" | "skipped" | "failed";

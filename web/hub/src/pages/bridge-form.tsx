@@ -1,11 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
+import { notify } from "../../../common/components/notify.tsx";
+import { ErrorMessage, Field, Loading, PageHeader } from "../../../common/components/ui.tsx";
+import { Link, navigate } from "../../../common/hash-router.tsx";
+import { useAsync } from "../../../common/use-async.ts";
 import { createBridge, filterValues, getBridge, nextPort, updateBridge } from "../api/bridges.ts";
 import { applyBridge } from "../api/live.ts";
 import type { BridgeInput } from "../api/types.ts";
-import { notify } from "../components/notify.tsx";
-import { ErrorMessage, Field, Loading, PageHeader } from "../components/ui.tsx";
-import { useAsync } from "../lib/use-async.ts";
-import { Link, navigate } from "../router.tsx";
 import { S } from "../strings.ts";
 import { FilterBuilder, FilterPreviewPanel, ruleError } from "./filter-builder.tsx";
 

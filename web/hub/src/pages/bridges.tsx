@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks";
+import { attempt, notify } from "../../../common/components/notify.tsx";
+import { Empty, ErrorMessage, Loading, PageHeader } from "../../../common/components/ui.tsx";
+import { Link } from "../../../common/hash-router.tsx";
+import { useStore } from "../../../common/store.ts";
 import { allBridgesAction, setPriorities } from "../api/bridges.ts";
 import { applyBridges, live, reloadBridges } from "../api/live.ts";
 import type { Bridge } from "../api/types.ts";
-import { attempt, notify } from "../components/notify.tsx";
-import { Empty, ErrorMessage, Loading, PageHeader, StatusBadge } from "../components/ui.tsx";
-import { useStore } from "../lib/store.ts";
-import { Link } from "../router.tsx";
+import { StatusBadge } from "../components/ui.tsx";
 import { S } from "../strings.ts";
 import { runBridgeAction } from "./bridge-actions.ts";
 

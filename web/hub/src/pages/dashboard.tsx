@@ -1,12 +1,13 @@
+import { Card, Empty, ErrorMessage, Loading, PageHeader } from "../../../common/components/ui.tsx";
+import { Link } from "../../../common/hash-router.tsx";
+import { useStore } from "../../../common/store.ts";
+import { useAsync, useInterval } from "../../../common/use-async.ts";
 import { haStats } from "../api/home-assistant.ts";
 import { live } from "../api/live.ts";
 import { getHealth, listLogs } from "../api/system.ts";
 import type { Bridge, BridgeStatus } from "../api/types.ts";
-import { Card, Empty, ErrorMessage, Loading, PageHeader, StatusBadge } from "../components/ui.tsx";
+import { StatusBadge } from "../components/ui.tsx";
 import { formatClock, formatDuration } from "../lib/format.ts";
-import { useStore } from "../lib/store.ts";
-import { useAsync, useInterval } from "../lib/use-async.ts";
-import { Link } from "../router.tsx";
 import { S } from "../strings.ts";
 
 const STATUSES: BridgeStatus[] = ["running", "starting", "stopped", "failed"];

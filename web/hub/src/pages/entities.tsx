@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { attempt } from "../../../common/components/notify.tsx";
+import { Empty, ErrorMessage, Loading, PageHeader, Pager } from "../../../common/components/ui.tsx";
+import { useAsync, useDebounced } from "../../../common/use-async.ts";
 import { listAreas, listDomains, listEntities, refreshHa } from "../api/home-assistant.ts";
-import { attempt } from "../components/notify.tsx";
-import { Empty, ErrorMessage, Loading, PageHeader, Pager } from "../components/ui.tsx";
-import { useAsync, useDebounced } from "../lib/use-async.ts";
 import { S } from "../strings.ts";
 
 const PAGE_SIZES = [50, 100, 250, 500];

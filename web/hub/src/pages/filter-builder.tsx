@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from "preact/hooks";
+import { ErrorMessage } from "../../../common/components/ui.tsx";
+import { useDebounced } from "../../../common/use-async.ts";
 import { filterPreview } from "../api/bridges.ts";
 import type { BridgeFilter, FilterPreview, FilterRule, FilterRuleType, FilterValue, FilterValues } from "../api/types.ts";
-import { ErrorMessage } from "../components/ui.tsx";
-import { useDebounced } from "../lib/use-async.ts";
 import { S } from "../strings.ts";
 
 const RULE_TYPES = Object.keys(S.ruleTypes) as FilterRuleType[];

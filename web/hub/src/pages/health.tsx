@@ -1,12 +1,13 @@
 import { useEffect, useState } from "preact/hooks";
+import { Card, ErrorMessage, Loading, PageHeader } from "../../../common/components/ui.tsx";
+import { useStore } from "../../../common/store.ts";
+import { useAsync, useInterval } from "../../../common/use-async.ts";
 import { type DiagnosticMessage, live, subscribeDiagnostics } from "../api/live.ts";
 import { detailedHealth, getHealth, getMetrics, systemInfo } from "../api/system.ts";
 import type { BridgeStatus, DetailedHealth, DiagnosticEvent } from "../api/types.ts";
 import { JsonView } from "../components/json-view.tsx";
-import { Card, ErrorMessage, isMissingEndpoint, Loading, PageHeader, StatusBadge } from "../components/ui.tsx";
+import { isMissingEndpoint, StatusBadge } from "../components/ui.tsx";
 import { formatBytes, formatClock, formatDuration, formatTime, humanize } from "../lib/format.ts";
-import { useStore } from "../lib/store.ts";
-import { useAsync, useInterval } from "../lib/use-async.ts";
 import { hexId, vendorName } from "../lib/vendors.ts";
 import { S } from "../strings.ts";
 

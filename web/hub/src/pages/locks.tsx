@@ -1,11 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
+import { attempt, confirmDialog } from "../../../common/components/notify.tsx";
+import { Card, Empty, ErrorMessage, Loading, PageHeader } from "../../../common/components/ui.tsx";
+import { useAsync } from "../../../common/use-async.ts";
 import { listEntities } from "../api/home-assistant.ts";
 import { deleteLockCredential, listLockCredentials, setLockEnabled, setLockPin } from "../api/transfer.ts";
 import type { HaEntity, LockCredential } from "../api/types.ts";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { Card, Empty, ErrorMessage, isMissingEndpoint, Loading, PageHeader } from "../components/ui.tsx";
+import { isMissingEndpoint } from "../components/ui.tsx";
 import { formatClock, formatTime } from "../lib/format.ts";
-import { useAsync } from "../lib/use-async.ts";
 import { S } from "../strings.ts";
 
 const PIN = /^\d{4,8}$/;

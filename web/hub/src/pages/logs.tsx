@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { attempt, confirmDialog } from "../../../common/components/notify.tsx";
+import { Empty, ErrorMessage, Loading, PageHeader } from "../../../common/components/ui.tsx";
 import { apiUrl } from "../../../common/http.ts";
+import { useAsync, useDebounced } from "../../../common/use-async.ts";
 import { clearLogs, listLogs } from "../api/system.ts";
 import type { LogEntry, LogLevel } from "../api/types.ts";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { Empty, ErrorMessage, Loading, PageHeader } from "../components/ui.tsx";
 import { formatClock } from "../lib/format.ts";
-import { useAsync, useDebounced } from "../lib/use-async.ts";
 import { S } from "../strings.ts";
 
 const LEVELS = Object.keys(S.levels) as LogLevel[];

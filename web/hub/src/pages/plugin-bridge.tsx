@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
+import { attempt, confirmDialog } from "../../../common/components/notify.tsx";
+import { Card } from "../../../common/components/ui.tsx";
+import { Link } from "../../../common/hash-router.tsx";
 import { type BridgePlugin, type BridgePlugins, pluginAction } from "../api/plugins.ts";
 import type { DeviceTypeKey } from "../api/types.ts";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { Card, StatusBadge } from "../components/ui.tsx";
-import { Link } from "../router.tsx";
+import { StatusBadge } from "../components/ui.tsx";
 import { S } from "../strings.ts";
 import { PluginDetails, PluginDevices, PluginStateBadge } from "./plugin-details.tsx";
 

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
+import { notify } from "../../../common/components/notify.tsx";
+import { Card, ErrorMessage, Field, Loading } from "../../../common/components/ui.tsx";
 import { type InstallResult, installPlugin, linkLocalPlugin, uploadPlugin } from "../api/plugins.ts";
-import { notify } from "../components/notify.tsx";
-import { Card, ErrorMessage, Field, Loading } from "../components/ui.tsx";
 import { S } from "../strings.ts";
 
 type Source = "registry" | "upload" | "local";

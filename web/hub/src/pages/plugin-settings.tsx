@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { ErrorMessage, Loading } from "../../../common/components/ui.tsx";
+import { useAsync } from "../../../common/use-async.ts";
 import {
   type BridgePlugin,
   type BridgePlugins,
@@ -6,8 +8,6 @@ import {
   pluginConfigSchema,
   savePluginConfig,
 } from "../api/plugins.ts";
-import { ErrorMessage, Loading } from "../components/ui.tsx";
-import { useAsync } from "../lib/use-async.ts";
 import { S } from "../strings.ts";
 import { PluginDetails, PluginDevices } from "./plugin-details.tsx";
 import { buildConfig, type Entry, initialValue, isDeviceSwitch, SchemaField, type Value } from "./plugin-schema-form.tsx";

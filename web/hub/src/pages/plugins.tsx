@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
+import { attempt, confirmDialog } from "../../../common/components/notify.tsx";
+import { Card, Empty, ErrorMessage, Loading, PageHeader } from "../../../common/components/ui.tsx";
+import { Link } from "../../../common/hash-router.tsx";
+import { useAsync, useInterval } from "../../../common/use-async.ts";
 import { type BridgePlugin, listPlugins, type PluginPackage, type PluginsOverview, uninstallPlugin } from "../api/plugins.ts";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { Card, Empty, ErrorMessage, isMissingEndpoint, Loading, PageHeader } from "../components/ui.tsx";
+import { isMissingEndpoint } from "../components/ui.tsx";
 import { formatTime } from "../lib/format.ts";
-import { useAsync, useInterval } from "../lib/use-async.ts";
-import { Link } from "../router.tsx";
 import { S } from "../strings.ts";
 import { BridgePluginsCard, type PluginAbout } from "./plugin-bridge.tsx";
 import { InstallCard } from "./plugin-install.tsx";

@@ -1,8 +1,9 @@
 import { useEffect, useState } from "preact/hooks";
+import { attempt, confirmDialog } from "../../../common/components/notify.tsx";
+import { Card, ErrorMessage, Field, Loading, PageHeader } from "../../../common/components/ui.tsx";
+import { useAsync } from "../../../common/use-async.ts";
 import { clearAuth, getAuth, getRecovery, setAuth, setRecovery } from "../api/system.ts";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { Card, ErrorMessage, Field, isMissingEndpoint, Loading, PageHeader } from "../components/ui.tsx";
-import { useAsync } from "../lib/use-async.ts";
+import { isMissingEndpoint } from "../components/ui.tsx";
 import { S } from "../strings.ts";
 
 function AuthSettings() {

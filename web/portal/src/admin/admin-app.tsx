@@ -1,5 +1,7 @@
 import { type ComponentChildren, render } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect } from "preact/hooks";
+import { AppShell, type NavItem } from "../../../common/components/app-shell.tsx";
+import { notify } from "../../../common/components/notify.tsx";
 import { Link, useHashRoute } from "../../../common/hash-router.tsx";
 import { useStore } from "../../../common/store.ts";
 import { setUnreachableMessage } from "../api/client.ts";
@@ -7,7 +9,6 @@ import { signUpUrl } from "../lib/paths.ts";
 import { A } from "../strings/admin.ts";
 import "../styles/admin.css";
 import { fetchSession, logout } from "./api.ts";
-import { ConfirmHost, notify, Toasts } from "./components/notify.tsx";
 import { LoginPage } from "./login.tsx";
 import { AuditPage } from "./pages/audit.tsx";
 import { BotDetailPage } from "./pages/bot-detail.tsx";
@@ -25,7 +26,7 @@ import { selectedServer } from "./selected-server.ts";
 import { loadServers, servers } from "./servers-store.ts";
 import { session } from "./session.ts";
 
-const NAV: { path: string; label: string; icon: string }[] = [
+const NAV: NavItem[] = [
   { path: "/", label: A.nav.dashboard, icon: "M3 13h8V3H3zm0 8h8v-6H3zm10 0h8V11h-8zm0-18v6h8V3z" },
   { path: "/servers", label: A.nav.servers, icon: "M4 4h16v6H4zm0 10h16v6H4zm3-8v2h2V6zm0 10v2h2v-2z" },
   { path: "/tokens", label: A.nav.tokens, icon: "M7 14a2 2 0 1 1 0-4 2 2 0 0 1 0 4zm5.6-4A6 6 0 1 0 12.6 14H16v3h3v-3h2v-4z" },
@@ -46,14 +47,6 @@ const NAV: { path: string; label: string; icon: string }[] = [
   },
   { path: "/audit", label: A.nav.audit, icon: "M6 2h9l5 5v15H6zm8 1.5V8h4.5zM9 12v2h8v-2zm0 4v2h8v-2z" },
 ];
-
-function Icon({ d }: { d: string }) {
-  return (
-    <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path d={d} />
-    </svg>
-  );
-}
 
 function page(segments: string[], query: URLSearchParams): { key: string; node: ComponentChildren } {
   const [section, id, sub] = segments;
@@ -117,25 +110,9 @@ function Shell() {
   const { segments, query } = useHashRoute();
   const { user, demo } = useStore(session);
   const current = page(segments, query);
-  const section = `/${segments[0] ?? ""}`;
-  const mainRef = useRef<HTMLElement>(null);
-  const first = useRef(true);
   useEffect(() => {
     void loadServers();
   }, []);
-  // On a phone the nav is a scrolling strip: keep the current section in sight.
-  useEffect(() => {
-    document.querySelector<HTMLElement>(".nav a.active")?.scrollIntoView({ block: "nearest", inline: "nearest" });
-  }, [section]);
-  // Move focus to the new page's heading on navigation, so screen readers announce it.
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    mainRef.current?.querySelector<HTMLElement>("h1")?.focus({ preventScroll: false });
-    window.scrollTo(0, 0);
-  }, [current.key]);
 
   const signOut = async () => {
     try {
@@ -147,56 +124,38 @@ function Shell() {
   };
 
   return (
-    <div class="shell">
-      <button type="button" class="skip" onClick={() => mainRef.current?.focus()}>
-        {A.app.skip}
-      </button>
-      <header class="topbar">
-        <span class="brand">
+    <AppShell
+      labels={A.app}
+      brand={
+        <>
           <svg class="logo" viewBox="0 0 24 24" aria-hidden="true">
             <rect width="24" height="24" rx="6" />
             <path fill="#fff" d="M6 5h2v14H6zm10 0h2v14h-2zM9 9h6v2H9z" />
           </svg>
           <span class="brand-text">{A.app.title}</span>
-        </span>
-        {demo ? (
-          <span class="demo-badge" data-testid="demo-badge" title={A.app.demoTitle}>
-            {A.app.demo}
+        </>
+      }
+      demo={demo ? { label: A.app.demo, title: A.app.demoTitle } : undefined}
+      actions={
+        <>
+          <ServerPicker />
+          <a class="btn btn-small btn-plain topbar-link" href={signUpUrl()} target="_blank" rel="noopener">
+            {A.app.openSignUp}
+          </a>
+          <span class="user" title={user?.email}>
+            {user?.email}
           </span>
-        ) : null}
-        <span class="spacer" />
-        <ServerPicker />
-        <a class="btn btn-small btn-plain topbar-link" href={signUpUrl()} target="_blank" rel="noopener">
-          {A.app.openSignUp}
-        </a>
-        <span class="user" title={user?.email}>
-          {user?.email}
-        </span>
-        <button type="button" class="btn btn-small" onClick={signOut}>
-          {A.app.logout}
-        </button>
-      </header>
-      <nav class="nav" aria-label={A.app.nav}>
-        <ul>
-          {NAV.map((item) => {
-            const active = item.path === section;
-            return (
-              <li key={item.path}>
-                <Link href={item.path} aria-current={active ? "page" : undefined} class={active ? "active" : undefined}>
-                  <Icon d={item.icon} />
-                  <span>{item.label}</span>
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
-      <main id="main" ref={mainRef} tabIndex={-1} class="content">
-        <div key={current.key}>{current.node}</div>
-      </main>
-      <Toasts />
-      <ConfirmHost />
-    </div>
+          <button type="button" class="btn btn-small" onClick={signOut}>
+            {A.app.logout}
+          </button>
+        </>
+      }
+      nav={NAV}
+      section={`/${segments[0] ?? ""}`}
+      pageKey={current.key}
+    >
+      {current.node}
+    </AppShell>
   );
 }
 

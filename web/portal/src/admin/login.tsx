@@ -1,10 +1,10 @@
 import { useState } from "preact/hooks";
+import { Toasts } from "../../../common/components/notify.tsx";
+import { ErrorMessage, Field } from "../../../common/components/ui.tsx";
 import { useStore } from "../../../common/store.ts";
 import { signUpUrl } from "../lib/paths.ts";
 import { A } from "../strings/admin.ts";
 import { login } from "./api.ts";
-import { Toasts } from "./components/notify.tsx";
-import { ErrorMessage, Field } from "./components/ui.tsx";
 import { session } from "./session.ts";
 
 /** E-mail and password; a refusal (wrong password, rate limit, portal away) is shown above the form. */

@@ -2,6 +2,8 @@
  * Every string the admin console shows, in one place (English). Functions take the values they interpolate.
  * The public sign-up page's strings are in public.ts beside this file (its bundle does not carry these).
  */
+import { UI } from "../../../common/strings.ts";
+
 export const A = {
   app: {
     title: "Portal admin",
@@ -27,32 +29,14 @@ export const A = {
     audit: "Audit log",
   },
   common: {
-    loading: "Loading…",
-    retry: "Retry",
-    cancel: "Cancel",
-    save: "Save",
-    saved: "Saved",
-    delete: "Delete",
+    ...UI,
     remove: "Remove",
-    edit: "Edit",
     open: "Open",
-    confirm: "Confirm",
-    copy: "Copy",
-    copied: "Copied",
-    copyFailed: "Could not copy; select the text and copy it by hand",
-    search: "Search",
-    previous: "Previous",
-    next: "Next",
     none: "—",
-    dismiss: "Dismiss",
-    details: "Details",
     actions: "Actions",
     pass: "Pass",
     fail: "Fail",
     unknown: "Unknown",
-    perPage: "Per page",
-    failed: (what: string) => `${what} failed`,
-    pageOf: (from: number, to: number, total: number) => `${from}–${to} of ${total}`,
   },
   form: {
     required: "Required",

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
+import { Card, Empty, ErrorMessage, Loading, PageHeader, Pager } from "../../../../common/components/ui.tsx";
 import { useStore } from "../../../../common/store.ts";
 import { useAsync, useDebounced } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { listAudit } from "../api.ts";
-import { Card, Empty, ErrorMessage, Loading, PageHeader, Pager } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { servers } from "../servers-store.ts";
 

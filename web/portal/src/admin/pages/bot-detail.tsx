@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
+import { attempt, confirmDialog, notify } from "../../../../common/components/notify.tsx";
+import { Card, ErrorMessage, Field, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { type AsyncState, useAsync } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { type BotDetail, botAction, deleteBot, getBot, setBotToken, type TokenCheck, updateBot } from "../api.ts";
-import { attempt, confirmDialog, notify } from "../components/notify.tsx";
-import { Badge, Card, ErrorMessage, Facts, Field, Loading, PageHeader } from "../components/ui.tsx";
+import { Badge, Facts } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { BotFeatures, BotRooms } from "./bot-rooms.tsx";
 

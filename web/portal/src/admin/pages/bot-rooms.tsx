@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
+import { attempt, confirmDialog } from "../../../../common/components/notify.tsx";
+import { Field } from "../../../../common/components/ui.tsx";
 import { A } from "../../strings/admin.ts";
 import { assignRoom, type BotDetail, FEATURE_KEYS, setFeature, unassignRoom } from "../api.ts";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { Field } from "../components/ui.tsx";
 
 const featureName = (key: string) => A.bots.features[key as keyof typeof A.bots.features] ?? key;
 

@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
+import { Card, Empty, ErrorMessage, Field, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { type BotTemplate, createBot, listBots, listBotTemplates } from "../api.ts";
-import { Badge, Card, Empty, ErrorMessage, Field, Loading, PageHeader } from "../components/ui.tsx";
+import { Badge } from "../components/ui.tsx";
 import { WithServer } from "./dashboard.tsx";
 
 const LOCALPART = /^[a-z0-9._=-]+$/;

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
+import { attempt, confirmDialog } from "../../../../common/components/notify.tsx";
+import { Card } from "../../../../common/components/ui.tsx";
 import { relativeApiPath } from "../../lib/paths.ts";
 import { A } from "../../strings/admin.ts";
 import { type BrandingAsset, type BrandingProfile, deleteAsset, uploadAsset } from "../api.ts";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { Card } from "../components/ui.tsx";
 import { formatBytes } from "../format.ts";
 
 const PURPOSES: BrandingAsset["purpose"][] = ["logo", "favicon", "hero", "background"];

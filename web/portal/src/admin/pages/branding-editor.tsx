@@ -1,11 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
+import { attempt, confirmDialog, notify } from "../../../../common/components/notify.tsx";
+import { ErrorMessage, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import type { BrandingSettings, PublicBranding } from "../../api/public-types.ts";
 import { A } from "../../strings/admin.ts";
 import { type BrandingProfile, deleteProfile, getProfile, profileAction, updateProfile } from "../api.ts";
-import { attempt, confirmDialog, notify } from "../components/notify.tsx";
-import { Badge, ErrorMessage, Loading, PageHeader } from "../components/ui.tsx";
+import { Badge } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { useSelectedServer } from "../servers-store.ts";
 import { BrandingAssets } from "./branding-assets.tsx";

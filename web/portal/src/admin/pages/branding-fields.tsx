@@ -1,7 +1,7 @@
+import { Card, Field } from "../../../../common/components/ui.tsx";
 import type { BrandingSettings, ClientLink } from "../../api/public-types.ts";
 import { contrastWarnings } from "../../public/theme.ts";
 import { A } from "../../strings/admin.ts";
-import { Card, Field } from "../components/ui.tsx";
 
 export type Draft = BrandingSettings & { name: string };
 type Setter = <K extends keyof Draft>(key: K, value: Draft[K]) => void;

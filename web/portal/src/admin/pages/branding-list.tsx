@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks";
+import { attempt } from "../../../../common/components/notify.tsx";
+import { Card, Empty, ErrorMessage, Field, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import { signUpUrl } from "../../lib/paths.ts";
 import { A } from "../../strings/admin.ts";
 import { createProfile, listProfiles } from "../api.ts";
-import { attempt } from "../components/notify.tsx";
-import { Badge, Card, Empty, ErrorMessage, Field, Loading, PageHeader } from "../components/ui.tsx";
+import { Badge } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 
 export function BrandingListPage() {

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from "preact";
+import { Card, Empty, ErrorMessage, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { getStats } from "../api.ts";
-import { Badge, Card, Empty, ErrorMessage, Facts, Loading, PageHeader } from "../components/ui.tsx";
+import { Badge, Facts } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { useSelectedServer } from "../servers-store.ts";
 import { ServerStatus } from "./server-status.tsx";

@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
+import { notify } from "../../../../common/components/notify.tsx";
+import { ErrorMessage, Field } from "../../../../common/components/ui.tsx";
 import { A } from "../../strings/admin.ts";
 import { type ConfigField, type IntegrationDetail, updateIntegrationConfig } from "../api.ts";
-import { notify } from "../components/notify.tsx";
-import { ErrorMessage, Field } from "../components/ui.tsx";
 
 /** A field's value as the form edits it: text for everything except booleans. */
 type FormValue = string | boolean;

@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
+import { attempt, confirmDialog } from "../../../../common/components/notify.tsx";
+import { Card, ErrorMessage, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { deleteIntegration, getIntegration, type IntegrationHealth, integrationAction, listCatalog } from "../api.ts";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { Badge, Card, Check, ErrorMessage, Facts, Loading, PageHeader } from "../components/ui.tsx";
+import { Badge, Check, Facts } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { IntegrationConfig } from "./integration-config.tsx";
 import { GeneratedFiles, IntegrationSecrets } from "./integration-files.tsx";

@@ -1,5 +1,8 @@
 import { useState } from "preact/hooks";
 import { saveText } from "../../../../common/clipboard.ts";
+import { CopyButton } from "../../../../common/components/copy-button.tsx";
+import { attempt, confirmDialog } from "../../../../common/components/notify.tsx";
+import { ErrorMessage, Field, Loading } from "../../../../common/components/ui.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import {
@@ -10,9 +13,6 @@ import {
   listSecrets,
   setSecret,
 } from "../api.ts";
-import { CopyButton } from "../components/copy-button.tsx";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { ErrorMessage, Field, Loading } from "../components/ui.tsx";
 import { formatBytes, formatDate } from "../format.ts";
 
 /**

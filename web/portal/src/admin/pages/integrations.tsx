@@ -1,4 +1,6 @@
 import { useState } from "preact/hooks";
+import { attempt } from "../../../../common/components/notify.tsx";
+import { Card, Empty, ErrorMessage, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { useAsync, useDebounced } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
@@ -10,8 +12,7 @@ import {
   listCatalog,
   listIntegrations,
 } from "../api.ts";
-import { attempt } from "../components/notify.tsx";
-import { Badge, Card, Check, Empty, ErrorMessage, Loading, PageHeader } from "../components/ui.tsx";
+import { Badge, Check } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { WithServer } from "./dashboard.tsx";
 

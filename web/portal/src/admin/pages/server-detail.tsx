@@ -1,4 +1,7 @@
 import { useState } from "preact/hooks";
+import { CopyButton } from "../../../../common/components/copy-button.tsx";
+import { attempt, confirmDialog, notify } from "../../../../common/components/notify.tsx";
+import { Card, ErrorMessage, Field, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import { signUpUrl } from "../../lib/paths.ts";
@@ -12,9 +15,7 @@ import {
   type ServerRecord,
   serverAction,
 } from "../api.ts";
-import { CopyButton } from "../components/copy-button.tsx";
-import { attempt, confirmDialog, notify } from "../components/notify.tsx";
-import { Card, Check, ErrorMessage, Facts, Field, Loading, PageHeader } from "../components/ui.tsx";
+import { Check, Facts } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { loadServers } from "../servers-store.ts";
 import { ServerStatus } from "./server-status.tsx";

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
+import { notify } from "../../../../common/components/notify.tsx";
+import { Card, ErrorMessage, Field, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { createServer, getServer, listProfiles, type ServerRecord, updateServer } from "../api.ts";
-import { notify } from "../components/notify.tsx";
-import { Card, ErrorMessage, Field, Loading, PageHeader } from "../components/ui.tsx";
 import { selectedServer } from "../selected-server.ts";
 import { loadServers } from "../servers-store.ts";
 

@@ -1,7 +1,7 @@
+import { Card, Empty, ErrorMessage, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link } from "../../../../common/hash-router.tsx";
 import { useStore } from "../../../../common/store.ts";
 import { A } from "../../strings/admin.ts";
-import { Card, Empty, ErrorMessage, Loading, PageHeader } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { loadServers, servers } from "../servers-store.ts";
 import { ServerStatus } from "./server-status.tsx";

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
+import { ErrorMessage, Field } from "../../../../common/components/ui.tsx";
 import { A } from "../../strings/admin.ts";
 import { createToken, type TokenRecord, updateToken } from "../api.ts";
-import { ErrorMessage, Field } from "../components/ui.tsx";
 import { fromLocalInput, toLocalInput } from "../format.ts";
 
 /** Synapse's token alphabet minus the look-alikes people mistype when reading a code aloud (0/O, 1/l/I). */

@@ -1,4 +1,7 @@
 import { useState } from "preact/hooks";
+import { CopyButton } from "../../../../common/components/copy-button.tsx";
+import { attempt, confirmDialog } from "../../../../common/components/notify.tsx";
+import { Card, Empty, ErrorMessage, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { currentHash } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import { signUpUrl } from "../../lib/paths.ts";
@@ -12,9 +15,7 @@ import {
   type TokenStatus,
   tokenStatus,
 } from "../api.ts";
-import { CopyButton } from "../components/copy-button.tsx";
-import { attempt, confirmDialog } from "../components/notify.tsx";
-import { Badge, Card, Empty, ErrorMessage, Loading, PageHeader } from "../components/ui.tsx";
+import { Badge } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { useSelectedServer } from "../servers-store.ts";
 import { WithServer } from "./dashboard.tsx";
