@@ -45,17 +45,30 @@ function messageOf(body: unknown, fallback: string): string {
 
 export interface RequestOptions {
   method?: string;
-  /** Sent as JSON unless it is FormData. */
+  /**
+   * Sent as JSON, unless it is FormData (multipart) or raw bytes (a Blob, an ArrayBuffer or a typed array), which go
+   * as they are with `contentType`.
+   */
   body?: unknown;
+  /** The Content-Type of a raw body; by default a Blob's own type, else `application/octet-stream`. */
+  contentType?: string;
   signal?: AbortSignal;
+}
+
+function isRaw(body: unknown): body is Blob | ArrayBuffer | ArrayBufferView {
+  return body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body);
 }
 
 /** Calls `path` (relative) and returns the parsed JSON body (undefined for 204); throws ApiError otherwise. */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = "GET", body, signal } = options;
+  const { method = "GET", body, contentType, signal } = options;
   const init: RequestInit = { method, signal, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) {
+  else if (isRaw(body)) {
+    init.body = body as BodyInit;
+    const type = contentType ?? ((body instanceof Blob && body.type) || "application/octet-stream");
+    init.headers = { ...init.headers, "Content-Type": type };
+  } else if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { ...init.headers, "Content-Type": "application/json" };
   }

@@ -362,7 +362,6 @@ export const S = {
     installed: (name: string, version: string) => `Installed ${name} ${version}. Enable it on a bridge below.`,
     installedRestart: (name: string, version: string) =>
       `Installed ${name} ${version}. Restart the add-on to load this version; the previous one keeps running until then.`,
-    unreachable: (message: string) => `Cannot reach the hub (${message})`,
     bridgesTitle: "Plugins per bridge",
     noBridges: "No bridges yet",
     noBridgesText: "Plugins run on bridges: create a bridge first.",

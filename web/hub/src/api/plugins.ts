@@ -6,7 +6,7 @@
 import type { PluginConfigSchema } from "../../../../hub/src/plugins/api.ts";
 import type { SlotInfo } from "../../../../hub/src/plugins/managed-slot.ts";
 import type { InstalledPackage } from "../../../../hub/src/plugins/package-registry.ts";
-import { ApiError, request } from "../../../common/http.ts";
+import { request } from "../../../common/http.ts";
 import type { BridgeStatus } from "./types.ts";
 
 export type { PluginConfigSchema };
@@ -72,37 +72,9 @@ export const linkLocalPlugin = (path: string) =>
 export const uninstallPlugin = (packageName: string) =>
   request<{ uninstalled: string }>("api/plugins/uninstall", { method: "POST", body: { packageName } });
 
-/** The archive goes as the raw body (`application/octet-stream`), which the shared JSON/FormData helper does not send. */
-export async function uploadPlugin(archive: Blob, unreachable: (message: string) => string): Promise<InstallResult> {
-  const path = "api/plugins/upload";
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: "POST",
-      body: archive,
-      credentials: "same-origin",
-      headers: { Accept: "application/json", "Content-Type": "application/octet-stream" },
-    });
-  } catch (error) {
-    throw new ApiError(unreachable((error as Error).message), 0, path);
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  if (!response.ok) {
-    const message = (body as { error?: unknown } | undefined)?.error;
-    throw new ApiError(
-      typeof message === "string" ? message : `${response.status} ${response.statusText || "error"}`.trim(),
-      response.status,
-      path,
-    );
-  }
-  return body as InstallResult;
-}
+/** The archive goes as the raw body (`application/octet-stream`), the way the hub's upload route takes it. */
+export const uploadPlugin = (archive: Blob) =>
+  request<InstallResult>("api/plugins/upload", { method: "POST", body: archive, contentType: "application/octet-stream" });
 
 export const pluginAction = (bridgeId: string, plugin: string, action: "enable" | "disable" | "reset") =>
   request<{ bridgeId: string; plugin: BridgePlugin }>(`${slotPath(bridgeId, plugin)}/${action}`, { method: "POST" });

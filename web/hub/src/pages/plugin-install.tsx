@@ -35,7 +35,7 @@ export function InstallCard({ onInstalled }: { onInstalled: () => void }) {
 
   const run = (): Promise<InstallResult> => {
     if (source === "registry") return installPlugin(name.trim());
-    if (source === "upload") return uploadPlugin(file as File, S.plugins.unreachable);
+    if (source === "upload") return uploadPlugin(file as File);
     return linkLocalPlugin(path.trim());
   };
 
