@@ -1,7 +1,67 @@
+import type { AuditEntry } from "../../../../portal/src/audit/audit.service.ts";
+import type { BotTemplate, FeatureKey } from "../../../../portal/src/bots/bot-templates.ts";
+import type {
+  BotDetail,
+  BotRecord,
+  FeatureRecord as FeatureToggle,
+  ProfileSync,
+  RoomAssignmentRecord as RoomAssignment,
+  TokenCheck,
+} from "../../../../portal/src/bots/bots.service.ts";
+import type { AssetPurpose } from "../../../../portal/src/branding/branding.schema.ts";
+import type { AssetRecord, ProfileRecord } from "../../../../portal/src/branding/branding.service.ts";
+import type { DiagnosticsResult as HomeserverDiagnostics } from "../../../../portal/src/diagnostics/diagnostics.service.ts";
+import type { ConfigField, IntegrationType, publicEntry } from "../../../../portal/src/integrations/catalog/types.ts";
+import type {
+  AppserviceCheck,
+  IntegrationHealth,
+  IntegrationRecord,
+  IntegrationsService,
+  SecretRecord,
+  IntegrationDiagnostics as ServerIntegrationDiagnostics,
+} from "../../../../portal/src/integrations/integrations.service.ts";
+import type { ServerRecord } from "../../../../portal/src/servers/server-record.ts";
+import type { DashboardStats } from "../../../../portal/src/stats/stats.service.ts";
+import type { TokenRecord } from "../../../../portal/src/tokens/tokens.service.ts";
 import type { RequestOptions } from "../../../common/http.ts";
 import { ApiError, call, query } from "../api/client.ts";
-import type { BrandingSettings, ClientLink, Session, SessionUser } from "../api/public-types.ts";
+import type { Session, SessionUser } from "../api/public-types.ts";
 import { session } from "./session.ts";
+
+// The response shapes are the portal's own types, imported type-only (erased from the bundle), so `tsc` flags any
+// drift between the server and the console. Only what the server builds inline is derived here.
+export type {
+  AppserviceCheck,
+  AuditEntry,
+  BotDetail,
+  BotRecord,
+  BotTemplate,
+  ConfigField,
+  DashboardStats,
+  FeatureToggle,
+  HomeserverDiagnostics,
+  IntegrationHealth,
+  IntegrationRecord,
+  IntegrationType,
+  ProfileSync,
+  RoomAssignment,
+  SecretRecord,
+  ServerRecord,
+  TokenCheck,
+  TokenRecord,
+};
+/** An asset (the server types `purpose` as a string; it only stores the four purposes its upload route accepts). */
+export type BrandingAsset = Omit<AssetRecord, "purpose"> & { purpose: AssetPurpose };
+export type BrandingProfile = Omit<ProfileRecord, "assets"> & { assets: BrandingAsset[] };
+/** A catalog entry as `GET /api/admin/integrations?view=catalog` lists it. */
+export type CatalogEntry = ReturnType<typeof publicEntry>;
+export type IntegrationDetail = Awaited<ReturnType<IntegrationsService["get"]>>;
+export type GeneratedFileView = IntegrationDetail["files"][number];
+/** The diagnostics, with the per-integration and per-bot health entries (loosely typed by the server) as shown. */
+export type IntegrationDiagnostics = Omit<ServerIntegrationDiagnostics, "integrationHealth" | "botHealth"> & {
+  integrationHealth: Record<string, { name?: string; healthy?: boolean; errors?: string[] } & Record<string, unknown>>;
+  botHealth: Record<string, { displayName?: string; healthy?: boolean; errors?: string[] } & Record<string, unknown>>;
+};
 
 /** Admin calls: a 401 means the session ended (expired, revoked, portal restarted): back to the login form. */
 async function admin<T>(path: string, options?: RequestOptions): Promise<T> {
@@ -22,41 +82,6 @@ export const logout = () => call<{ authenticated: false }>("api/auth/logout", { 
 export const fetchSession = () => call<Session>("api/auth/session");
 
 // ---------- servers ----------
-export interface ServerRecord {
-  id: string;
-  name: string;
-  slug: string;
-  serverName: string;
-  internalUrl: string;
-  publicUrl: string;
-  notes: string | null;
-  publicDomain: string | null;
-  routePrefix: string | null;
-  brandingProfileId: string | null;
-  registrationMode: "token" | "closed" | null;
-  managedMode: "managed" | "guided" | null;
-  status: string;
-  enabled: boolean;
-  isDefault: boolean;
-  lastDiagAt: string | null;
-  lastDiagOk: boolean | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface HomeserverDiagnostics {
-  homeserverReachable: boolean;
-  adminApiReachable: boolean;
-  tokenEndpointsAvailable: boolean;
-  registrationFlowAvailable: boolean;
-  registrationEnabled: boolean;
-  tokenRegistrationSupported: boolean;
-  msc3861Detected: boolean;
-  serverName: string;
-  errors: string[];
-  checkedAt: string;
-}
-
 export type ServerAction = "enable" | "disable" | "set_default" | "diagnostics";
 
 export const listServers = () => admin<{ servers: ServerRecord[] }>("api/admin/servers").then((r) => r.servers);
@@ -72,17 +97,6 @@ export const rotateServerToken = (id: string, adminToken: string) =>
 export const deleteServer = (id: string) => send<{ deleted: true }>("DELETE", `api/admin/servers/${id}`);
 
 // ---------- tokens ----------
-export interface TokenRecord {
-  token: string;
-  uses_allowed: number | null;
-  pending: number;
-  completed: number;
-  expiry_time: number | null;
-  label: string | null;
-  note: string | null;
-  disabled: boolean;
-  valid: boolean;
-}
 export type TokenStatus = "valid" | "expired" | "exhausted" | "disabled";
 
 /** The portal's rule (tokens/token-state.ts): disabled before expired before exhausted. */
@@ -105,53 +119,12 @@ export const disableToken = (serverId: string, token: string) =>
 export const deleteToken = (serverId: string, token: string) => send<{ deleted: true }>("DELETE", tokenPath(token, serverId));
 
 // ---------- stats, diagnostics, audit ----------
-export interface DashboardStats {
-  totalTokens: number;
-  validTokens: number;
-  expiredTokens: number;
-  exhaustedTokens: number;
-  disabledTokens: number;
-  recentRegistrations: number;
-}
 export const getStats = (serverId: string) => admin<DashboardStats>(`api/admin/stats${query({ serverId })}`);
 
-export interface AuditEntry {
-  id: string;
-  serverId: string | null;
-  action: string;
-  actor: string;
-  target: string;
-  detail: unknown;
-  ip: string;
-  createdAt: string;
-}
 export const listAudit = (filter: { serverId?: string; action?: string; actor?: string; limit: number; offset: number }) =>
   admin<{ logs: AuditEntry[]; total: number }>(`api/admin/audit${query(filter)}`);
 
 // ---------- branding ----------
-export interface BrandingAsset {
-  id: string;
-  purpose: "logo" | "favicon" | "hero" | "background";
-  filename: string;
-  mimeType: string;
-  size: number;
-  url: string;
-  createdAt: string;
-}
-export interface BrandingProfile extends BrandingSettings {
-  id: string;
-  name: string;
-  isActive: boolean;
-  isDraft: boolean;
-  version: number;
-  publishedAt: string | null;
-  customized: (keyof BrandingSettings)[];
-  assets: BrandingAsset[];
-  createdAt: string;
-  updatedAt: string;
-}
-export type { BrandingSettings, ClientLink };
-
 export const listProfiles = () => admin<{ profiles: BrandingProfile[] }>("api/admin/branding").then((r) => r.profiles);
 export const getProfile = (id: string) => admin<{ profile: BrandingProfile }>(`api/admin/branding/${id}`).then((r) => r.profile);
 export const createProfile = (name: string) =>
@@ -161,7 +134,7 @@ export const updateProfile = (id: string, body: Record<string, unknown>) =>
 export const profileAction = (id: string, action: "publish" | "reset") =>
   send<{ profile: BrandingProfile }>("PATCH", `api/admin/branding/${id}`, { action }).then((r) => r.profile);
 export const deleteProfile = (id: string) => send<{ deleted: true }>("DELETE", `api/admin/branding/${id}`);
-export function uploadAsset(id: string, purpose: BrandingAsset["purpose"], file: File) {
+export function uploadAsset(id: string, purpose: AssetPurpose, file: File) {
   const form = new FormData();
   form.set("purpose", purpose);
   form.set("file", file);
@@ -174,57 +147,7 @@ export const deleteAsset = (id: string, assetId: string) =>
   send<{ deleted: true }>("DELETE", `api/admin/branding/${id}/assets/${assetId}`);
 
 // ---------- bots ----------
-export interface BotTemplate {
-  id: string;
-  name: string;
-  description: string;
-  icon: string;
-  defaultFeatures: string[];
-  capabilities: string[];
-  threadAware: boolean;
-  defaultConfig: Record<string, unknown>;
-  suggestedLocalpart: string;
-}
-export interface BotRecord {
-  id: string;
-  serverId: string;
-  templateId: string;
-  displayName: string;
-  localpart: string;
-  matrixUserId: string;
-  avatarUrl: string | null;
-  config: Record<string, unknown>;
-  status: string;
-  enabled: boolean;
-  hasAccessToken: boolean;
-  tokenSetAt: string | null;
-  tokenVerifiedAt: string | null;
-  profileSyncedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface RoomAssignment {
-  id: string;
-  botId: string;
-  roomId: string;
-  roomAlias: string | null;
-  config: Record<string, unknown>;
-  createdAt: string;
-}
-export interface FeatureToggle {
-  id: string;
-  botId: string;
-  featureKey: string;
-  enabled: boolean;
-  scope: "global" | "room";
-  scopeId: string | null;
-  config: Record<string, unknown>;
-  updatedAt: string;
-}
-export type BotDetail = BotRecord & { template: BotTemplate | null; rooms: RoomAssignment[]; features: FeatureToggle[] };
-export type ProfileSync = Record<string, string>;
-export type TokenCheck = { verified: true; userId: string } | { verified: false; reason: string };
-
+/** The bot features in the console's order (a runtime list, so not imported from the server: checked against it). */
 export const FEATURE_KEYS = [
   "command_handling",
   "keyword_triggers",
@@ -236,7 +159,7 @@ export const FEATURE_KEYS = [
   "thread_replies",
   "message_relay",
   "admin_commands",
-] as const;
+] as const satisfies readonly FeatureKey[];
 
 export const listBotTemplates = () =>
   admin<{ templates: BotTemplate[] }>("api/admin/bots?view=templates").then((r) => r.templates);
@@ -266,108 +189,6 @@ export const setFeature = (
 ) => send<{ feature: FeatureToggle }>("PUT", `api/admin/bots/${id}/features`, body).then((r) => r.feature);
 
 // ---------- integrations ----------
-export type IntegrationType = "bridge" | "bot" | "homeserver_module" | "external_service";
-export type ConfigField = { key: string; label: string; description: string } & (
-  | { type: "port"; default: number }
-  | { type: "url"; default: string | null }
-  | { type: "boolean"; default: boolean }
-  | { type: "string"; default: string | null; pattern?: string; maxLength: number }
-  | { type: "enum"; default: string; values: string[] }
-  | { type: "stringList"; default: string[]; pattern?: string; maxItems: number }
-);
-export interface CatalogEntry {
-  id: string;
-  name: string;
-  type: IntegrationType;
-  description: string;
-  maturity: string;
-  deploymentModes: string[];
-  tags: string[];
-  homepage: string;
-  docsUrl: string;
-  image: string | null;
-  appservice: boolean;
-  configFields: ConfigField[];
-  secrets: { key: string; description: string; required: boolean; generated: boolean }[];
-}
-export interface IntegrationRecord {
-  id: string;
-  serverId: string;
-  catalogId: string;
-  name: string;
-  type: IntegrationType;
-  deploymentMode: string;
-  status: string;
-  enabled: boolean;
-  version: string;
-  configVersion: number;
-  appserviceId: string | null;
-  appserviceUserId: string | null;
-  filesDir: string;
-  healthy: boolean | null;
-  lastHealthAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface GeneratedFileView {
-  name: string;
-  purpose: string;
-  description: string;
-  containsSecrets: boolean;
-  mode: string;
-  size: number;
-  path: string;
-  redacted: boolean;
-  content: string | null;
-}
-export interface AppserviceCheck {
-  id: string;
-  expectedUserId: string;
-  registered: boolean | null;
-  userId: string | null;
-  reason: string | null;
-}
-export interface IntegrationHealth {
-  checkedAt: string;
-  healthy: boolean;
-  homeserverReachable: boolean;
-  appservice: AppserviceCheck | null;
-  doublePuppet: AppserviceCheck | null;
-  files: { present: boolean; writable: boolean; upToDate: boolean; missing: string[]; notWritable: string[]; modified: string[] };
-  missingSecrets: string[];
-  errors: string[];
-}
-export interface IntegrationDetail extends IntegrationRecord {
-  config: Record<string, unknown>;
-  secretKeys: string[];
-  missingSecrets: string[];
-  files: GeneratedFileView[];
-  snapshots: { version: number; reason: string; actor: string; config: Record<string, unknown>; createdAt: string }[];
-  health: IntegrationHealth | null;
-  catalog: { id: string; name: string; docsUrl: string; homepage: string } | null;
-}
-export interface SecretRecord {
-  id: string;
-  key: string;
-  generated: boolean;
-  rotatedAt: string | null;
-  createdAt: string;
-}
-export interface IntegrationDiagnostics {
-  homeserverConnectivity: boolean;
-  appserviceRegistrationOk: boolean;
-  filesystemWritable: boolean;
-  dockerAvailable: boolean;
-  dockerComposeAvailable: boolean;
-  capabilityMode: string;
-  envVarsPresent: string[];
-  envVarsMissing: string[];
-  integrationHealth: Record<string, { name?: string; healthy?: boolean; errors?: string[] } & Record<string, unknown>>;
-  botHealth: Record<string, { displayName?: string; healthy?: boolean; errors?: string[] } & Record<string, unknown>>;
-  errors: string[];
-  checkedAt: string;
-}
-
 export const listCatalog = (filter: { type?: string; search?: string }) =>
   admin<{ catalog: CatalogEntry[] }>(`api/admin/integrations${query({ view: "catalog", ...filter })}`).then((r) => r.catalog);
 export const listIntegrations = (serverId: string) =>

@@ -1,61 +1,13 @@
-/** Shapes of the portal's public API (shared/specs/portal-api.md, docs/portal.md). */
+/**
+ * Shapes of the portal's public API (shared/specs/portal-api.md, docs/portal.md). Where the portal has a type, it is
+ * imported type-only (erased from the bundle), so `tsc` flags any drift between server and page.
+ */
+import type { SessionUser } from "../../../../portal/src/auth/auth.service.ts";
+import type { BrandingSettings, ClientLink } from "../../../../portal/src/branding/branding.schema.ts";
+import type { PublicBranding } from "../../../../portal/src/branding/branding.service.ts";
+import type { PublicServer } from "../../../../portal/src/servers/server-record.ts";
 
-export interface ClientLink {
-  name: string;
-  url: string;
-  platform: "web" | "desktop" | "ios" | "android" | "other";
-}
-
-/** Every branding field (GET /api/branding fills in defaults for unset ones). */
-export interface BrandingSettings {
-  appTitle: string;
-  subtitle: string;
-  welcomeHeadline: string;
-  registrationText: string;
-  successText: string;
-  footerText: string;
-  usernameHint: string;
-  logoAlt: string;
-  primaryColor: string;
-  accentColor: string;
-  backgroundColor: string;
-  textColor: string;
-  colorScheme: "auto" | "light" | "dark";
-  layoutPreset: "centered" | "split" | "minimal";
-  locale: string;
-  privacyPolicyUrl: string | null;
-  termsUrl: string | null;
-  imprintUrl: string | null;
-  supportUrl: string | null;
-  contactEmail: string | null;
-  clientLinks: ClientLink[];
-}
-
-export interface PublicBranding extends BrandingSettings {
-  profileId: string | null;
-  version: number;
-  publishedAt: string | null;
-  logoUrl: string | null;
-  faviconUrl: string | null;
-  heroUrl: string | null;
-  backgroundUrl: string | null;
-}
-
-export interface PublicServer {
-  id: string;
-  name: string;
-  slug: string;
-  serverName: string;
-  publicUrl: string;
-  brandingProfileId: string | null;
-}
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-}
+export type { BrandingSettings, ClientLink, PublicBranding, PublicServer, SessionUser };
 
 export interface Session {
   authenticated: boolean;
