@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { parse } from "yaml";
+import { parse, parseDocument } from "yaml";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
 import {
@@ -236,6 +236,57 @@ describe("integrations", () => {
     await admin.put(`/api/admin/servers/${server.id}`, { managedMode: "guided" });
     const forced = await install("maubot", undefined, server.id);
     assert.equal(forced.integration.deploymentMode, "guided", "the server asks for guided");
+  });
+
+  it("generates a compose project for a mautrix bridge in managed mode that fits its registration", async () => {
+    const server = await addServer(admin, hs);
+    portal.capabilities = { ...FULL_DOCKER };
+    const { integration, deployment } = await install("mautrix-telegram", undefined, server.id);
+    assert.deepEqual([integration.deploymentMode, deployment.mode], ["managed", "managed"]);
+    const names = integration.files.map((file) => file.name).sort();
+    assert.deepEqual(names, ["compose.yaml", "config.yaml", "registration.yaml", "secrets.env"], "no INSTALL.md");
+
+    const composeFile = fileOf(integration, "compose.yaml");
+    assert.equal(composeFile.content, readFileSync(composeFile.path, "utf8"), "the file on disk is the one shown");
+    const document = parseDocument(composeFile.content);
+    assert.deepEqual(document.errors, []);
+    const compose = document.toJS();
+    assert.deepEqual(Object.keys(compose.services), ["mautrix-telegram"]);
+    const service = compose.services["mautrix-telegram"];
+    assert.match(service.image, /^dock\.mau\.dev\/mautrix\/telegram:/);
+    assert.equal(service.restart, "unless-stopped");
+    assert.deepEqual(service.env_file, ["./secrets.env"]);
+    assert.ok(existsSync(`${integration.filesDir}/secrets.env`), "the env_file is next to compose.yaml");
+    // The image reads /data/config.yaml and /data/registration.yaml: this folder, mounted as /data, holds both.
+    assert.deepEqual(service.volumes, ["./:/data"]);
+    for (const name of ["config.yaml", "registration.yaml"])
+      assert.equal(fileOf(integration, name).path, `${integration.filesDir}/${name}`);
+    assert.deepEqual(service.networks, ["matrix"]);
+    assert.deepEqual(compose.networks, { matrix: { external: true } });
+
+    // The homeserver reaches the bridge by its service name on that network, at the port the bridge listens on.
+    const registration = parse(readFileSync(fileOf(integration, "registration.yaml").path, "utf8"));
+    const config = parse(readFileSync(fileOf(integration, "config.yaml").path, "utf8"));
+    assert.equal(registration.url, `http://mautrix-telegram:${config.appservice.port}`);
+    assert.equal(config.appservice.hostname, "0.0.0.0", "listens on the container's network, not its loopback");
+    assert.match(config.database.uri, /^file:\/data\//, "the database lives in the mounted folder");
+
+    // The steps to load the registration into the homeserver head the file, as comments.
+    const header = composeFile.content
+      .split("\n")
+      .filter((line) => line.startsWith("#"))
+      .map((line) => line.replace(/^# ?/, ""))
+      .join("\n");
+    assert.match(header, /Copy registration\.yaml to the homeserver/);
+    assert.match(header, /app_service_config_files:\n\s+- \/data\/appservices\/registration\.yaml/);
+    assert.match(header, /Restart the homeserver/);
+    assert.match(header, /docker compose up -d/);
+
+    // The registration it tells the operator to install is one the homeserver accepts, and the check then passes.
+    hs.registerAppservice(readFileSync(fileOf(integration, "registration.yaml").path, "utf8"));
+    const health = (await admin.patch(`/api/admin/integrations/${integration.id}`, { action: "health_check" })).body.health;
+    assert.equal(health.appservice.registered, true, JSON.stringify(health.appservice));
+    assert.deepEqual([health.files.present, health.files.upToDate], [true, true]);
   });
 
   it("versions configuration changes, regenerates files, and validates settings", async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { access, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../files/atomic-write.ts";
 import type { FilePurpose, GeneratedFile } from "./catalog/types.ts";
@@ -33,6 +33,20 @@ export interface FilesCheck {
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The folder exists, is a directory, and this process may create files in it. `access` alone is not enough: it
+ * answers yes for a regular file that took the folder's place, where no generated file can ever be written.
+ */
+async function isWritableDirectory(dir: string): Promise<boolean> {
+  try {
+    if (!(await stat(dir)).isDirectory()) return false;
+    await access(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The generated files of integrations: `<dataDir>/integrations/<integration id>/`, directories 0700, files written
@@ -89,11 +103,7 @@ export class IntegrationFiles {
     const missing: string[] = [];
     const notWritable: string[] = [];
     const modified: string[] = [];
-    try {
-      await access(dir, constants.W_OK);
-    } catch {
-      notWritable.push(".");
-    }
+    if (!(await isWritableDirectory(dir))) notWritable.push(".");
     for (const entry of manifest) {
       const path = join(dir, entry.name);
       let text: string;
