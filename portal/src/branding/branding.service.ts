@@ -221,7 +221,8 @@ export class BrandingService {
   /**
    * Stores an image for one purpose, replacing (and deleting the file of) the previous one. Checks, in order: not
    * empty (400), within the purpose's size limit (413), no markup / SVG (415), a PNG, JPEG, WebP, GIF or ICO by
-   * its magic number (415). The file is written before the record and removed again if the record fails.
+   * its magic number, an ICO with a plausible icon directory (415). The file is written before the record and
+   * removed again if the record fails.
    */
   async uploadAsset(
     profileId: string,
@@ -245,7 +246,9 @@ export class BrandingService {
         415,
         sniffed.reason === "markup"
           ? "SVG and other markup files are not accepted (they can carry scripts); upload a PNG, JPEG, WebP, GIF or ICO image"
-          : `Only PNG, JPEG, WebP, GIF and ICO images are accepted (the file's content is ${sniffed.detected ?? "not a known image type"})`,
+          : sniffed.reason === "damaged"
+            ? `The file is not a readable image (${sniffed.detected}): ${sniffed.problem}`
+            : `Only PNG, JPEG, WebP, GIF and ICO images are accepted (the file's content is ${sniffed.detected ?? "not a known image type"})`,
         "UNSUPPORTED_MEDIA_TYPE",
       );
     }

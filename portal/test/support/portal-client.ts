@@ -27,7 +27,7 @@ export class PortalClient {
   async request(
     method: string,
     path: string,
-    options: { body?: unknown; raw?: string; form?: FormData; headers?: Record<string, string> } = {},
+    options: { body?: unknown; raw?: string | Blob; form?: FormData; headers?: Record<string, string> } = {},
   ): Promise<Reply> {
     const headers: Record<string, string> = {};
     if (this.options.ip) headers["x-forwarded-for"] = this.options.ip;
