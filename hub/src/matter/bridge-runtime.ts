@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Endpoint } from "@matter/main";
 import type { Logger } from "../../../lib/logger.ts";
 import type { BridgeConfig } from "../bridges/bridge-config.ts";
@@ -15,23 +14,19 @@ import { type CompiledFilter, compileFilter } from "../bridges/filter.ts";
 import type { EntityMappingStore } from "../entity-mappings/entity-mapping-store.ts";
 import { type EntityView, viewEntity } from "../home-assistant/entity-view.ts";
 import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
-import {
-  type DeviceSets,
-  deviceRow,
-  deviceRows,
-  type ExposedDevice,
-  type MountedPluginRow,
-  pluginDeviceRows,
-} from "./bridge-device-rows.ts";
-import { BridgeNode } from "./bridge-node.ts";
-import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "./devices/contract.ts";
+import { createBridgeNode, createEntityEndpoint, PRODUCT_ID, VENDOR_ID } from "./bridge-builders.ts";
+import { type DeviceSets, deviceRow, deviceRows, type ExposedDevice } from "./bridge-device-rows.ts";
+import type { BridgeNode } from "./bridge-node.ts";
+import { PluginDeviceShelf } from "./bridge-plugin-devices.ts";
+import type { DeviceTypeKey, EntitySnapshot, PinCheck } from "./devices/contract.ts";
 import { mapEntity } from "./devices/domain-table.ts";
-import { createDeviceEndpoint, cutUtf8, updateDeviceEndpoint } from "./devices/endpoint-types.ts";
+import { cutUtf8, updateDeviceEndpoint } from "./devices/endpoint-types.ts";
 import { entityFailureReason } from "./entity-failure.ts";
+import { forceSync } from "./force-sync.ts";
 import type { MatterEnvironment } from "./matter-environment.ts";
 import { pairingCodesFor } from "./pairing-codes.ts";
-import { allowedDeviceTypes, mountPluginDevice, resolveEntityMapping } from "./plugin-devices/plugin-mount.ts";
-import type { PluginBridgeSeam, PluginHostFactory, PluginHostForBridge } from "./plugin-devices/seam.ts";
+import { allowedDeviceTypes, resolveEntityMapping } from "./plugin-devices/plugin-mount.ts";
+import type { PluginHostFactory, PluginHostForBridge } from "./plugin-devices/seam.ts";
 
 /** What every Matter bridge runtime of a hub shares. */
 export interface MatterBridgeDeps {
@@ -51,9 +46,6 @@ interface Exposed extends ExposedDevice {
   endpoint: Endpoint;
   off: () => void;
 }
-
-const VENDOR_ID = 0xfff1;
-const PRODUCT_ID = 0x8000;
 
 /**
  * One bridge on matter.js: a BridgeNode whose devices follow the bridge's filter over the hub's HA model. Structural
@@ -77,8 +69,8 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   #queue: Promise<unknown> = Promise.resolve();
   #unsubscribe: (() => void)[] = [];
   readonly #plugins: PluginHostForBridge | undefined;
-  /** Devices mounted by plugins, by endpoint id. */
-  readonly #pluginDevices = new Map<string, MountedPluginRow>();
+  /** Devices mounted by plugins. */
+  readonly #pluginDevices: PluginDeviceShelf;
 
   constructor(
     config: BridgeConfig,
@@ -90,7 +82,20 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     this.#log = deps.log.child({ bridgeId: config.id, bridge: config.name });
     this.#filter = compileFilter(config.filter, deps.ha.model);
     this.#identities = deps.identities(config.id);
-    this.#plugins = deps.plugins?.(this.#pluginSeam());
+    this.#pluginDevices = new PluginDeviceShelf({
+      bridgeId: config.id,
+      serverMode: () => this.#config.serverMode,
+      runningNode: () => (this.#status === "running" ? this.#node : undefined),
+      changed: () => this.onChange(),
+      // Plugin domain mappings changed: re-run the entity reconciliation of those domains.
+      remapDomains: (domains) =>
+        this.#serial(async () => {
+          const ids = [...this.#candidates()].filter((id) => domains.includes(id.slice(0, id.indexOf("."))));
+          for (const id of ids.sort()) await this.#reconcileOne(id);
+          if (ids.length > 0) this.onChange();
+        }),
+    });
+    this.#plugins = deps.plugins?.(this.#pluginDevices.seam());
   }
 
   get status(): BridgeStatus {
@@ -105,7 +110,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     this.#set("starting", this.deps.ha.client.status.connected ? null : "Waiting for Home Assistant");
     await this.deps.ha.whenLoaded();
     await this.#identities.load();
-    const node = this.#createNode();
+    const node = createBridgeNode(this.#config, this.deps);
     this.#node = node;
     try {
       const ids = [...this.deps.ha.model.entityIds()].sort();
@@ -155,50 +160,28 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     });
   }
 
-  /**
-   * Force-sync (docs/decisions.md): re-reads HA's state (`get_states`, so changes the event stream missed count too),
-   * then compares every attribute of every device with HA's state and writes each one that differs, whoever changed
-   * it. matter.js reports exactly the written attributes to every subscribed controller; unchanged attributes already
-   * hold the value the controllers last got, and a controller whose subscription broke gets everything when it
-   * subscribes again.
-   */
+  /** Force-sync: see force-sync.ts. */
   async forceSync(): Promise<ForceSyncReport> {
-    let haStateReread = true;
-    let missed: string[] = [];
-    try {
-      // Changed entities reach their endpoints through the usual per-entity listeners.
-      missed = await this.deps.ha.resyncStates();
-    } catch (error) {
-      haStateReread = false;
-      this.#log.warn({ err: error }, "force-sync: could not re-read Home Assistant's states; pushing the last known ones");
-    }
-    return this.#serial(async () => {
-      const model = this.deps.ha.model;
-      let correctedAttributes = 0;
-      const devices = [...this.#exposed.entries()];
-      for (const [entityId, exposed] of devices) {
-        const view = viewEntity(model, entityId);
-        if (!view) continue;
-        try {
-          const result = await updateDeviceEndpoint(exposed.endpoint, this.#snapshot(view, exposed.name));
-          correctedAttributes += result.changed.length;
-          if (result.rebuild) await this.#rebuild(entityId);
-        } catch (error) {
-          this.#log.warn({ entityId, err: error }, "force-sync: could not update a device");
-        }
-      }
-      const missedChanges = missed.filter((id) => this.#exposed.has(id)).length;
-      const report = { devices: devices.length, missedChanges, correctedAttributes, haStateReread };
-      this.#log.info(report, `bridge "${this.#config.name}" force-synced`);
-      return report;
+    const report = await forceSync({
+      ha: this.deps.ha,
+      log: this.#log,
+      devices: () => this.#exposed,
+      snapshot: (entityId, name) => {
+        const view = viewEntity(this.deps.ha.model, entityId);
+        return view ? this.#snapshot(view, name) : undefined;
+      },
+      rebuild: (entityId) => this.#rebuild(entityId),
+      serial: (task) => this.#serial(task),
     });
+    this.#log.info(report, `bridge "${this.#config.name}" force-synced`);
+    return report;
   }
 
   async factoryReset(passcode: number, discriminator: number): Promise<void> {
     const wasRunning = this.#node !== undefined;
     await this.stop();
     this.#config = { ...this.#config, passcode, discriminator };
-    const node = this.#createNode();
+    const node = createBridgeNode(this.#config, this.deps);
     this.#lastCommissioning = await node.factoryReset();
     if (wasRunning) await this.start();
     else this.onChange();
@@ -237,7 +220,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   }
 
   pluginDevices(): PluginDeviceInfo[] {
-    return pluginDeviceRows(this.#pluginDevices);
+    return this.#pluginDevices.rows();
   }
 
   #sets(): DeviceSets {
@@ -260,26 +243,6 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   async dispose(): Promise<void> {
     await this.stop();
     await this.#plugins?.dispose();
-  }
-
-  #createNode(): BridgeNode {
-    const config = this.#config;
-    return new BridgeNode({
-      id: config.id,
-      name: config.name,
-      port: config.port,
-      passcode: config.passcode,
-      discriminator: config.discriminator,
-      vendorId: VENDOR_ID,
-      productId: PRODUCT_ID,
-      vendorName: "Matter Hub",
-      productName: config.serverMode ? "Matter Hub Device" : "Matter Hub Bridge",
-      serialNumber: `mh-${config.id}`,
-      uniqueId: createHash("sha256").update(`matter-hub-bridge:${config.id}`).digest("hex").slice(0, 32),
-      softwareVersion: this.deps.version,
-      serverMode: config.serverMode,
-      environment: this.deps.environment,
-    });
   }
 
   /** Subscribes to what can change the device set or a device, once the node runs. */
@@ -373,21 +336,14 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     const node = this.#node!;
     // The same identity may still be attached under an old entity id (a rename in one batch): detach it.
     for (const [otherId, other] of this.#exposed) if (other.endpointId === endpointId) await this.#remove(otherId, other);
-    const device = view.device;
-    const endpoint = createDeviceEndpoint({
-      id: endpointId,
-      snapshot: this.#snapshot(view, name),
+    const endpoint = createEntityEndpoint({
+      bridge: this.#config,
+      view,
+      endpointId,
       key,
-      serverMode: this.#config.serverMode,
-      actions: this.deps.ha.actions,
-      pinCheck: this.deps.pinCheck ?? NO_PIN_REQUIRED,
-      unitSystem: { temperature: this.deps.ha.model.config?.unit_system?.temperature ?? "°C" },
-      basicInformation: {
-        uniqueId: createHash("sha256").update(`matter-hub:${endpointId}:${this.#config.id}`).digest("hex").slice(0, 32),
-        ...(device?.manufacturer ? { vendorName: cutUtf8(device.manufacturer) } : {}),
-        ...(device?.model ? { productName: cutUtf8(device.model) } : {}),
-        ...(device?.serial_number ? { serialNumber: cutUtf8(device.serial_number) } : {}),
-      },
+      snapshot: this.#snapshot(view, name),
+      ha: this.deps.ha,
+      pinCheck: this.deps.pinCheck,
     });
     await node.addDevice(endpoint);
     const entityId = view.entityId;
@@ -444,47 +400,6 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     this.#exposed.clear();
     this.#skipped.clear();
     this.#failed.clear();
-  }
-
-  // ---- Plugin host seam (hub-plugins.md): plugin devices live beside the HA-entity devices, under their own
-  // endpoint ids (`p-…`), so nothing above touches them; plugin domain mappings re-run the entity reconciliation.
-  #pluginSeam(): PluginBridgeSeam {
-    return {
-      bridgeId: this.#config.id,
-      serverMode: () => this.#config.serverMode,
-      running: () => this.#node !== undefined && this.#status === "running",
-      mount: async (spec) => {
-        const node = this.#node;
-        if (!node || this.#status !== "running") throw new Error("the bridge is not running");
-        const mounted = await mountPluginDevice(node, spec);
-        this.#pluginDevices.set(spec.endpointId, {
-          name: spec.name,
-          deviceType: spec.deviceType ?? null,
-          plugin: spec.vendorName,
-          endpointNumber: () => mounted.endpointNumber,
-        });
-        this.onChange();
-        return {
-          get endpointId() {
-            return mounted.endpointId;
-          },
-          get endpointNumber() {
-            return mounted.endpointNumber;
-          },
-          update: (clusterId, attributes) => mounted.update(clusterId, attributes),
-          unmount: async () => {
-            await mounted.unmount();
-            if (this.#pluginDevices.delete(spec.endpointId)) this.onChange();
-          },
-        };
-      },
-      remapDomains: (domains) =>
-        this.#serial(async () => {
-          const ids = [...this.#candidates()].filter((id) => domains.includes(id.slice(0, id.indexOf("."))));
-          for (const id of ids.sort()) await this.#reconcileOne(id);
-          if (ids.length > 0) this.onChange();
-        }),
-    };
   }
 
   #set(status: BridgeStatus, reason: string | null): void {
