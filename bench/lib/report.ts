@@ -30,6 +30,8 @@ export function row(
   reference: number | null,
   target?: { text: string; pass: boolean } | undefined,
 ): Row {
+  if (hub !== null && !Number.isFinite(hub)) hub = null;
+  if (reference !== null && !Number.isFinite(reference)) reference = null;
   const ratio = hub !== null && reference !== null && reference !== 0 ? round(hub / reference, 2) : null;
   return {
     scenario,

@@ -26,6 +26,8 @@ export interface LoadResult {
   changesSent: number;
   entitiesChanged: number;
   cpuPercent: number;
+  /** CPU of this driver (simulated HA + load + controller) over the same window: is the harness the limit? */
+  driverCpuPercent: number;
   loop: ProbeLoop;
   probeLagMs: { at: number; ms: number }[];
   drainMs: number | null;
@@ -72,6 +74,7 @@ runDriver<LoadJob, LoadResult>(async (job) => {
   const memoryBefore = await session.subject.memory(true);
   await session.subject.resetLoopDelay();
   const cpuBefore = await session.subject.cpu();
+  const driverBefore = process.cpuUsage();
   const started = performance.now();
   const end = started + job.durationS * 1000;
   let sent = 0;
@@ -103,6 +106,7 @@ runDriver<LoadJob, LoadResult>(async (job) => {
   }
   const stoppedAt = performance.now();
   const cpuAfter = await session.subject.cpu();
+  const driverCpu = process.cpuUsage(driverBefore);
   const loop = await session.subject.loopDelay();
 
   // Drain: every on/off endpoint shows the last value sent.
@@ -134,6 +138,7 @@ runDriver<LoadJob, LoadResult>(async (job) => {
     changesSent: applied,
     entitiesChanged: stream.entityCount,
     cpuPercent: (cpuMs / wallMs) * 100,
+    driverCpuPercent: ((driverCpu.user + driverCpu.system) / 1000 / wallMs) * 100,
     loop,
     probeLagMs: probeLagMs.sort((a, b) => a.at - b.at),
     drainMs,

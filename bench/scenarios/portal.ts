@@ -27,6 +27,10 @@ export interface PortalJob {
   auditRows: number;
   auditSamples: number;
   tokens: number;
+  /** The portal's log level; `debug` adds the time of every homeserver call to the log (diagnosis only). */
+  logLevel?: string;
+  /** Only these parts (profiling one of them): "audit", "health", "tokenList", "validation", "signUp". */
+  only?: string[];
   /** Requests per second over all connections for the paced token-list run. */
   pacedRate: number;
   cpuProfDir?: string;
@@ -44,6 +48,15 @@ export interface LoadStats {
   non2xx: number;
   errors: number;
   statusCodes: Record<string, number>;
+  /**
+   * Time inside the portal per request, from its request log (`ms`, whole milliseconds, from the first
+   * middleware to the response): the rest of the client-side latency was spent outside the handlers.
+   */
+  serverMs: { p50: number; p99: number; count: number };
+  /** The portal's event-loop delay during the run (monitorEventLoopDelay). */
+  portalLoopDelayMs: { p50: number; p99: number; max: number };
+  /** With `logLevel: debug`: the portal's own timing of its homeserver calls. */
+  homeserverCallMs?: { p50: number; p99: number; count: number };
   /** CPU of each process during the measured run (100 = one core): who is the bottleneck. */
   cpuPercent: { portal: number; homeserver: number; loadGenerator: number };
 }
@@ -88,7 +101,7 @@ runDriver<PortalJob, PortalResult>(
       PORTAL_ADMIN_EMAIL: ADMIN_EMAIL,
       PORTAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
       PORTAL_TRUSTED_PROXIES: "127.0.0.1",
-      PORTAL_LOG_LEVEL: "info",
+      PORTAL_LOG_LEVEL: job.logLevel ?? "info",
       HA_URL: "http://homeassistant.invalid:8123",
       NODE_ENV: "production",
     };
@@ -131,47 +144,84 @@ runDriver<PortalJob, PortalResult>(
     const listed = await admin("GET", `/api/admin/tokens?serverId=${serverId}`);
     const tokenListItems = (listed.tokens as unknown[]).length;
 
+    const wanted = (part: string) => !job.only || job.only.includes(part);
+    const skipped = undefined as unknown as LoadStats;
     // Audit first, on an idle portal: the latency of one admin looking at the log.
     const auditPath = (query: string) => `${base}/api/admin/audit?${query}`;
     const total = ((await (await fetch(auditPath("limit=50"), { headers: { cookie } })).json()) as { total: number }).total;
-    const audit = {
-      rows: job.auditRows,
-      insertS,
-      total,
-      firstPage: await timeRequests(job.auditSamples, () => auditPath("limit=50&offset=0"), cookie),
-      deepPage: await timeRequests(job.auditSamples, () => auditPath(`limit=50&offset=${Math.floor(total / 2)}`), cookie),
-      serverPage: await timeRequests(job.auditSamples, () => auditPath(`limit=50&serverId=${serverId}`), cookie),
-    };
+    const audit = wanted("audit")
+      ? {
+          rows: job.auditRows,
+          insertS,
+          total,
+          firstPage: await timeRequests(job.auditSamples, () => auditPath("limit=50&offset=0"), cookie),
+          deepPage: await timeRequests(job.auditSamples, () => auditPath(`limit=50&offset=${Math.floor(total / 2)}`), cookie),
+          serverPage: await timeRequests(job.auditSamples, () => auditPath(`limit=50&serverId=${serverId}`), cookie),
+        }
+      : (undefined as unknown as PortalResult["audit"]);
 
     let ip = 0;
     const nextIp = () => {
       ip++;
       return `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`;
     };
-    const cannon = (requests: autocannon.Request[], flows?: () => number, overallRate?: number) =>
-      runCannon(base, job.connections, job.durationS, requests, { portal, homeserver: hsProcess }, flows, overallRate);
+    const serverMs: number[] = [];
+    const homeserverMs: number[] = [];
+    portal.onLine((line) => {
+      if (line.includes('"msg":"homeserver call"')) {
+        const ms = (JSON.parse(line) as { ms?: number }).ms;
+        if (typeof ms === "number") homeserverMs.push(ms);
+        return;
+      }
+      if (!line.includes('"msg":"request"')) return;
+      const ms = (JSON.parse(line) as { ms?: number }).ms;
+      if (typeof ms === "number") serverMs.push(ms);
+    });
+    const cannon = async (requests: autocannon.Request[], flows?: () => number, overallRate?: number) => {
+      const stats = await runCannon(
+        base,
+        job.connections,
+        job.durationS,
+        requests,
+        {
+          portal,
+          homeserver: hsProcess,
+          serverMs: () => serverMs,
+          homeserverMs: () => homeserverMs,
+          resetServerMs: () => {
+            serverMs.splice(0);
+            homeserverMs.splice(0);
+          },
+        },
+        flows,
+        overallRate,
+      );
+      return stats;
+    };
 
-    const health = await cannon([{ method: "GET", path: "/api/health" }]);
+    const health = wanted("health") ? await cannon([{ method: "GET", path: "/api/health" }]) : skipped;
     const listRequest: autocannon.Request = {
       method: "GET",
       path: `/api/admin/tokens?serverId=${serverId}`,
       headers: { cookie },
     };
-    const tokenList = await cannon([listRequest]);
+    const tokenList = wanted("tokenList") ? await cannon([listRequest]) : skipped;
     // The same 50 clients at a pace a busy admin panel could see (2 requests per second each): latency without queueing.
-    const tokenListPaced = await cannon([listRequest], undefined, job.pacedRate);
+    const tokenListPaced = wanted("tokenList") ? await cannon([listRequest], undefined, job.pacedRate) : skipped;
     const validateBody = JSON.stringify({ token: "bench-open", serverId });
-    const tokenValidation = await cannon([
-      {
-        method: "POST",
-        path: "/api/register/validate-token",
-        setupRequest: (request) => ({
-          ...request,
-          headers: { "content-type": "application/json", "x-forwarded-for": nextIp(), origin: base },
-          body: validateBody,
-        }),
-      },
-    ]);
+    const tokenValidation = !wanted("validation")
+      ? skipped
+      : await cannon([
+          {
+            method: "POST",
+            path: "/api/register/validate-token",
+            setupRequest: (request) => ({
+              ...request,
+              headers: { "content-type": "application/json", "x-forwarded-for": nextIp(), origin: base },
+              body: validateBody,
+            }),
+          },
+        ]);
     let user = 0;
     let registered = 0;
     const flow = (context: Record<string, string>) => ({
@@ -179,65 +229,67 @@ runDriver<PortalJob, PortalResult>(
       origin: base,
       "content-type": "application/json",
     });
-    const signUp = await cannon(
-      [
-        {
-          method: "GET",
-          path: "/api/server/resolve",
-          setupRequest: (request, context) => {
-            const ctx = context as Record<string, string>;
-            user++;
-            ctx.ip = nextIp();
-            ctx.user = `bench_user_${process.pid}_${user}`;
-            return { ...request, headers: { "x-forwarded-for": ctx.ip } };
-          },
-        },
-        {
-          method: "GET",
-          path: "/api/branding",
-          setupRequest: (request, context) => ({ ...request, headers: flow(context as Record<string, string>) }),
-        },
-        {
-          method: "GET",
-          setupRequest: (request, context) => {
-            const ctx = context as Record<string, string>;
-            return {
-              ...request,
-              path: `/api/register/username-available?username=${ctx.user}&serverId=${serverId}`,
-              headers: flow(ctx),
-            };
-          },
-        },
-        {
-          method: "POST",
-          path: "/api/register/validate-token",
-          setupRequest: (request, context) => ({
-            ...request,
-            headers: flow(context as Record<string, string>),
-            body: validateBody,
-          }),
-        },
-        {
-          method: "POST",
-          path: "/api/register",
-          onResponse: (status, body) => {
-            if (status === 200 && body.includes('"success":true')) registered++;
-          },
-          setupRequest: (request, context) => {
-            const ctx = context as Record<string, string>;
-            const body = JSON.stringify({
-              username: ctx.user,
-              password: "bench-password-123",
-              confirmPassword: "bench-password-123",
-              token: "bench-open",
-              serverId,
-            });
-            return { ...request, headers: flow(ctx), body };
-          },
-        },
-      ],
-      () => registered,
-    );
+    const signUp = !wanted("signUp")
+      ? skipped
+      : await cannon(
+          [
+            {
+              method: "GET",
+              path: "/api/server/resolve",
+              setupRequest: (request, context) => {
+                const ctx = context as Record<string, string>;
+                user++;
+                ctx.ip = nextIp();
+                ctx.user = `bench_user_${process.pid}_${user}`;
+                return { ...request, headers: { "x-forwarded-for": ctx.ip } };
+              },
+            },
+            {
+              method: "GET",
+              path: "/api/branding",
+              setupRequest: (request, context) => ({ ...request, headers: flow(context as Record<string, string>) }),
+            },
+            {
+              method: "GET",
+              setupRequest: (request, context) => {
+                const ctx = context as Record<string, string>;
+                return {
+                  ...request,
+                  path: `/api/register/username-available?username=${ctx.user}&serverId=${serverId}`,
+                  headers: flow(ctx),
+                };
+              },
+            },
+            {
+              method: "POST",
+              path: "/api/register/validate-token",
+              setupRequest: (request, context) => ({
+                ...request,
+                headers: flow(context as Record<string, string>),
+                body: validateBody,
+              }),
+            },
+            {
+              method: "POST",
+              path: "/api/register",
+              onResponse: (status, body) => {
+                if (status === 200 && body.includes('"success":true')) registered++;
+              },
+              setupRequest: (request, context) => {
+                const ctx = context as Record<string, string>;
+                const body = JSON.stringify({
+                  username: ctx.user,
+                  password: "bench-password-123",
+                  confirmPassword: "bench-password-123",
+                  token: "bench-open",
+                  serverId,
+                });
+                return { ...request, headers: flow(ctx), body };
+              },
+            },
+          ],
+          () => registered,
+        );
     const memoryAfter = await portal.memory(true);
     return { tokenList, tokenListPaced, tokenValidation, signUp, health, tokenListItems, audit, memoryAfter };
   },
@@ -315,7 +367,13 @@ async function runCannon(
   connections: number,
   durationS: number,
   requests: autocannon.Request[],
-  processes: { portal: Subject; homeserver: Subject },
+  processes: {
+    portal: Subject;
+    homeserver: Subject;
+    serverMs: () => number[];
+    homeserverMs: () => number[];
+    resetServerMs: () => void;
+  },
   /** Counts completed flows (sign-up): read before and after the measured run. */
   flows?: () => number,
   /** Paced (open loop) at this many requests per second in total; as fast as answered when absent. */
@@ -336,10 +394,16 @@ async function runCannon(
     };
   };
   const cpuBefore = await cpu();
+  await processes.portal.resetLoopDelay();
+  processes.resetServerMs();
   const began = performance.now();
   const result = await autocannon({ url: base, connections, duration: durationS, requests, ...pace });
   const wall = performance.now() - began;
   const cpuAfter = await cpu();
+  const loop = await processes.portal.loopDelay();
+  // Request log lines are written asynchronously: give the last ones a moment.
+  await sleep(300);
+  const inside = distribution(processes.serverMs());
   const share = (key: "portal" | "homeserver" | "own") => ((cpuAfter[key] - cpuBefore[key]) / wall) * 100;
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stats.count ?? 0;
@@ -360,6 +424,11 @@ async function runCannon(
     non2xx: result.non2xx,
     errors: result.errors,
     statusCodes,
+    serverMs: { p50: inside.p50, p99: inside.p99, count: inside.count },
+    portalLoopDelayMs: { p50: loop.p50, p99: loop.p99, max: loop.max },
+    ...(processes.homeserverMs().length > 0
+      ? { homeserverCallMs: (({ p50, p99, count }) => ({ p50, p99, count }))(distribution(processes.homeserverMs())) }
+      : {}),
     cpuPercent: { portal: share("portal"), homeserver: share("homeserver"), loadGenerator: share("own") },
   };
 }

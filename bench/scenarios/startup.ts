@@ -41,6 +41,11 @@ export interface StartupJob {
 export interface StartupResult {
   /** ms from spawn until each bridge was running. */
   readyMs: number[];
+  /**
+   * CPU time (user + system, ms) the process had used when every bridge was running: the work of starting, much
+   * less sensitive than wall time to other load on the machine.
+   */
+  readyCpuMs: number;
   allReadyMs: number;
   devices: number[];
   memory: { start: ProbeMemory; startGc: ProbeMemory; subscribed?: ProbeMemory; subscribedGc?: ProbeMemory };
@@ -62,6 +67,7 @@ runDriver<StartupJob, StartupResult>(async (job) => {
 
   let subject: Subject;
   let readyMs: number[];
+  let readyCpu = 0;
   let codes: string[];
   let devices: number[];
   let exposed: StartupResult["exposed"];
@@ -77,6 +83,7 @@ runDriver<StartupJob, StartupResult>(async (job) => {
     subject = hub.subject;
     onCleanup(() => subject.stop());
     readyMs = await hubReady(subject, job.bridges, START_TIMEOUT_MS);
+    readyCpu = await cpuOf(subject);
     const memory = await memoryPair(subject);
     const bridges = await hubBridges(hub);
     codes = bridges.map((b) => b.record.commissioning.manualPairingCode);
@@ -96,6 +103,7 @@ runDriver<StartupJob, StartupResult>(async (job) => {
   onCleanup(() => subject.stop());
   const ready = await referenceReady(subject, job.bridges, START_TIMEOUT_MS);
   readyMs = ready.map((r) => r.at);
+  readyCpu = await cpuOf(subject);
   const memory = await memoryPair(subject);
   codes = ready.map((r) => r.line.manualPairingCode);
   devices = plan.bridges.map((b) => b.devices.length);
@@ -104,6 +112,7 @@ runDriver<StartupJob, StartupResult>(async (job) => {
   async function finish(memory: { start: ProbeMemory; startGc: ProbeMemory }): Promise<StartupResult> {
     const result: StartupResult = {
       readyMs,
+      readyCpuMs: readyCpu,
       allReadyMs: Math.max(...readyMs),
       devices,
       memory,
@@ -127,6 +136,11 @@ runDriver<StartupJob, StartupResult>(async (job) => {
     return result;
   }
 });
+
+async function cpuOf(subject: Subject): Promise<number> {
+  const { userMs, systemMs } = await subject.cpu();
+  return userMs + systemMs;
+}
 
 async function memoryPair(subject: Subject): Promise<{ start: ProbeMemory; startGc: ProbeMemory }> {
   const start = await subject.memory(false);

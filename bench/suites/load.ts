@@ -72,6 +72,16 @@ export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
       row(
         "load",
         kase,
+        "driver CPU: simulated HA + controller",
+        "%",
+        med(hub, (r) => r.driverCpuPercent ?? null),
+        med(reference, (r) => r.driverCpuPercent ?? null),
+      ),
+    );
+    rows.push(
+      row(
+        "load",
+        kase,
         "event-loop delay p99",
         "ms",
         hubLoop,

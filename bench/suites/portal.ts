@@ -51,6 +51,23 @@ export async function portalSuite(ctx: SuiteContext): Promise<SuiteOutput> {
     rows.push(
       row("portal", kase, "homeserver / load generator CPU", "%", stats.cpuPercent.homeserver, stats.cpuPercent.loadGenerator),
     );
+    if (stats.serverMs) {
+      rows.push(
+        row("portal", kase, "time inside the portal p50 (request log)", "ms", stats.serverMs.p50, health.serverMs?.p50 ?? null),
+      );
+    }
+    if (stats.portalLoopDelayMs) {
+      rows.push(
+        row(
+          "portal",
+          kase,
+          "portal event-loop delay p99",
+          "ms",
+          stats.portalLoopDelayMs.p99,
+          health.portalLoopDelayMs?.p99 ?? null,
+        ),
+      );
+    }
   };
   load(`admin token list (${median.tokenListItems} tokens)`, median.tokenList, true);
   load(`admin token list, paced ${job.pacedRate} req/s in total`, median.tokenListPaced, true);

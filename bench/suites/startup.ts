@@ -81,6 +81,16 @@ function summarize(runs: { case: Case; hub: StartupResult[]; reference: StartupR
           : undefined,
       ),
     );
+    rows.push(
+      row(
+        "startup",
+        kase,
+        "CPU time until running",
+        "s",
+        med(hub, (r) => (r.readyCpuMs === undefined ? undefined : r.readyCpuMs / 1000)),
+        med(reference, (r) => (r.readyCpuMs === undefined ? undefined : r.readyCpuMs / 1000)),
+      ),
+    );
     const mem = (results: StartupResult[], key: "start" | "startGc" | "subscribed" | "subscribedGc", field: "rss" | "heapUsed") =>
       med(results, (r) => (r.memory[key]?.[field] ?? Number.NaN) / MB);
     const hubRss = mem(hub, "start", "rss");
