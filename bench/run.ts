@@ -4,10 +4,11 @@
  * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issue 11.
  *
  *   npm run bench -- [--scenario startup|latency|load|portal] [--quick] [--repeats N] [--runtime compiled|tsx]
- *                    [--profile] [--verbose]
+ *                    [--entities N[,N]] [--profile] [--verbose]
  *
  * --quick: tiny sizes and one repeat (a smoke run of every code path, not numbers to quote).
  * --runtime: `compiled` (default) measures the JavaScript `tsc` emits, as production runs it; `tsx` the sources.
+ * --entities: start-up cases with these entities per bridge only (e.g. 500).
  * --profile: write `--cpu-prof` profiles of every measured process to bench/results/profiles/.
  */
 import { spawnSync } from "node:child_process";
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     scenario: { type: "string", multiple: true },
     quick: { type: "boolean", default: false },
     repeats: { type: "string" },
+    entities: { type: "string" },
     runtime: { type: "string", default: "compiled" },
     profile: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
@@ -81,8 +83,14 @@ function build(): Runtime {
 
 let runtime: Runtime = values.runtime;
 if (runtime === "compiled") runtime = build();
+const entities = values.entities?.split(",").map(Number);
+if (entities?.some((n) => !Number.isInteger(n) || n < 1)) {
+  console.error("--entities must be a comma-separated list of entity counts per bridge, e.g. 500 or 250,500");
+  process.exit(2);
+}
 const ctx: SuiteContext = {
   quick: values.quick,
+  entities,
   runtime,
   repeats,
   profileDir: values.profile ? `${RESULTS_DIR}/profiles` : undefined,

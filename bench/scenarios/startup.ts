@@ -1,14 +1,16 @@
 /**
  * Scenario 1, one run: start ONE subject (the hub or the reference) with `bridges` bridges over a synthetic home of
- * `entities` entities, time process start → every bridge running (online, commissionable), read memory after start
- * (as is and after a forced GC), then commission every bridge from a controller, which subscribes to everything,
- * and read memory again.
+ * `entities` entities from an empty data folder (first start), time process start → every bridge running (online,
+ * commissionable), read CPU time and memory after start (as is and after a forced GC), then commission every
+ * bridge from a controller, which subscribes to everything, and read memory again. With `restart`, the process is
+ * then stopped and started again on the same data (the usual case: an add-on restart) and timed once more.
  */
 
 import { onCleanup, runDriver } from "../lib/driver.ts";
 import type { Runtime } from "../lib/paths.ts";
 import type { Subject } from "../lib/subject.ts";
 import {
+  type BridgeSpec,
   benchHome,
   bridgeSpecs,
   commission,
@@ -34,6 +36,8 @@ export interface StartupJob {
   /** For the reference: the hub's exposed devices per bridge (same run). */
   exposed?: { entityId: string; deviceType: string }[][];
   commission: boolean;
+  /** Also time a restart on the same data folder. */
+  restart?: boolean;
   cpuProfDir?: string;
   verbose?: boolean;
 }
@@ -51,11 +55,22 @@ export interface StartupResult {
   memory: { start: ProbeMemory; startGc: ProbeMemory; subscribed?: ProbeMemory; subscribedGc?: ProbeMemory };
   /** ms to commission each bridge including the initial wildcard subscription report. */
   commissionMs?: number[];
+  /** The second start, on the data the first one left (commissioned when `commission` was set). */
+  restart?: { allReadyMs: number; readyCpuMs: number; startGc: ProbeMemory };
   /** Hub only: what it exposed per bridge, for the reference's plan. */
   exposed?: { entityId: string; deviceType: string }[][];
 }
 
 const START_TIMEOUT_MS = 10 * 60_000;
+
+interface Launched {
+  subject: Subject;
+  readyMs: number[];
+  readyCpuMs: number;
+  codes: string[];
+  devices: number[];
+  exposed?: StartupResult["exposed"];
+}
 
 runDriver<StartupJob, StartupResult>(async (job) => {
   const home = benchHome(job.entities, job.bridges);
@@ -64,86 +79,100 @@ runDriver<StartupJob, StartupResult>(async (job) => {
   const folder = await tempFolder("startup");
   onCleanup(() => folder.remove());
   const specs = await bridgeSpecs(job.bridges);
+  if (job.subject === "hub") await writeHubBridges(folder.path, specs);
+  else if (!job.exposed) throw new Error("the reference needs the hub's exposed devices");
 
-  let subject: Subject;
-  let readyMs: number[];
-  let readyCpu = 0;
-  let codes: string[];
-  let devices: number[];
-  let exposed: StartupResult["exposed"];
-  if (job.subject === "hub") {
-    await writeHubBridges(folder.path, specs);
-    const hub = await spawnHub({
-      dataDir: folder.path,
-      sim,
+  /** Starts the subject on the folder and waits until every bridge runs. */
+  const launch = async (profileDir: string | undefined): Promise<Launched> => {
+    if (job.subject === "hub") {
+      const hub = await spawnHub({
+        dataDir: folder.path,
+        sim,
+        runtime: job.runtime,
+        cpuProfDir: profileDir,
+        verbose: job.verbose,
+      });
+      onCleanup(() => hub.subject.stop());
+      const readyMs = await hubReady(hub.subject, job.bridges, START_TIMEOUT_MS);
+      const readyCpuMs = await cpuOf(hub.subject);
+      const bridges = await hubBridges(hub);
+      return {
+        subject: hub.subject,
+        readyMs,
+        readyCpuMs,
+        codes: bridges.map((b) => b.record.commissioning.manualPairingCode),
+        devices: bridges.map((b) => b.devices.length),
+        exposed: bridges.map((b) => b.devices.map((d) => ({ entityId: d.entityId, deviceType: d.deviceType as string }))),
+      };
+    }
+    const plan = referencePlanFrom(`${folder.path}/matter`, specs, job.exposed ?? []);
+    const subject = await spawnReference({
+      plan,
+      planPath: `${folder.path}/plan.json`,
       runtime: job.runtime,
-      cpuProfDir: job.cpuProfDir,
+      cpuProfDir: profileDir,
       verbose: job.verbose,
     });
-    subject = hub.subject;
     onCleanup(() => subject.stop());
-    readyMs = await hubReady(subject, job.bridges, START_TIMEOUT_MS);
-    readyCpu = await cpuOf(subject);
-    const memory = await memoryPair(subject);
-    const bridges = await hubBridges(hub);
-    codes = bridges.map((b) => b.record.commissioning.manualPairingCode);
-    devices = bridges.map((b) => b.devices.length);
-    exposed = bridges.map((b) => b.devices.map((d) => ({ entityId: d.entityId, deviceType: d.deviceType as string })));
-    return finish(memory);
-  }
-  if (!job.exposed) throw new Error("the reference needs the hub's exposed devices");
-  const plan = referencePlanFrom(`${folder.path}/matter`, specs, job.exposed);
-  subject = await spawnReference({
-    plan,
-    planPath: `${folder.path}/plan.json`,
-    runtime: job.runtime,
-    cpuProfDir: job.cpuProfDir,
-    verbose: job.verbose,
-  });
-  onCleanup(() => subject.stop());
-  const ready = await referenceReady(subject, job.bridges, START_TIMEOUT_MS);
-  readyMs = ready.map((r) => r.at);
-  readyCpu = await cpuOf(subject);
-  const memory = await memoryPair(subject);
-  codes = ready.map((r) => r.line.manualPairingCode);
-  devices = plan.bridges.map((b) => b.devices.length);
-  return finish(memory);
-
-  async function finish(memory: { start: ProbeMemory; startGc: ProbeMemory }): Promise<StartupResult> {
-    const result: StartupResult = {
-      readyMs,
-      readyCpuMs: readyCpu,
-      allReadyMs: Math.max(...readyMs),
-      devices,
-      memory,
-      ...(exposed ? { exposed } : {}),
+    const ready = await referenceReady(subject, job.bridges, START_TIMEOUT_MS);
+    return {
+      subject,
+      readyMs: ready.map((r) => r.at),
+      readyCpuMs: await cpuOf(subject),
+      codes: ready.map((r) => r.line.manualPairingCode),
+      devices: plan.bridges.map((b) => b.devices.length),
     };
-    if (!job.commission) return result;
+  };
+
+  const first = await launch(job.cpuProfDir);
+  const start = await first.subject.memory(false);
+  const startGc = await first.subject.memory(true);
+  const result: StartupResult = {
+    readyMs: first.readyMs,
+    readyCpuMs: first.readyCpuMs,
+    allReadyMs: Math.max(...first.readyMs),
+    devices: first.devices,
+    memory: { start, startGc },
+    ...(first.exposed ? { exposed: first.exposed } : {}),
+  };
+  if (job.commission) {
     const { controller, close } = await startBenchController();
     onCleanup(close);
-    result.commissionMs = [];
-    for (const [index, spec] of specs.entries()) {
-      const started = performance.now();
-      const nodeId = await commission(controller, codes[index] as string, spec.port);
-      await controller.node(nodeId);
-      result.commissionMs.push(performance.now() - started);
-    }
+    result.commissionMs = await commissionAll(controller, first.codes, specs);
     // Let the first report rounds and session bookkeeping settle before reading memory.
     await sleep(2000);
-    const after = await memoryPair(subject);
-    result.memory.subscribed = after.start;
-    result.memory.subscribedGc = after.startGc;
-    return result;
+    result.memory.subscribed = await first.subject.memory(false);
+    result.memory.subscribedGc = await first.subject.memory(true);
   }
+  if (job.restart) {
+    await first.subject.stop();
+    const second = await launch(job.cpuProfDir ? `${job.cpuProfDir}-restart` : undefined);
+    result.restart = {
+      allReadyMs: Math.max(...second.readyMs),
+      readyCpuMs: second.readyCpuMs,
+      startGc: await second.subject.memory(true),
+    };
+    await second.subject.stop();
+  }
+  return result;
 });
+
+async function commissionAll(
+  controller: Awaited<ReturnType<typeof startBenchController>>["controller"],
+  codes: string[],
+  specs: BridgeSpec[],
+): Promise<number[]> {
+  const times: number[] = [];
+  for (const [index, spec] of specs.entries()) {
+    const started = performance.now();
+    const nodeId = await commission(controller, codes[index] as string, spec.port);
+    await controller.node(nodeId);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
 
 async function cpuOf(subject: Subject): Promise<number> {
   const { userMs, systemMs } = await subject.cpu();
   return userMs + systemMs;
-}
-
-async function memoryPair(subject: Subject): Promise<{ start: ProbeMemory; startGc: ProbeMemory }> {
-  const start = await subject.memory(false);
-  const startGc = await subject.memory(true);
-  return { start, startGc };
 }

@@ -5,6 +5,8 @@ import type { Row } from "../lib/report.ts";
 export interface SuiteContext {
   quick: boolean;
   runtime: Runtime;
+  /** Start-up only: run just the cases with these entities per bridge (e.g. [500]). */
+  entities: number[] | undefined;
   /** Overrides the suite's number of repeats. */
   repeats: number | undefined;
   /** Folder for `--cpu-prof` profiles of the measured processes, when profiling. */

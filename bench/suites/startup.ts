@@ -25,7 +25,8 @@ const QUICK: Case[] = [
 const label = (c: Case) => (c.bridges === 1 ? `1 bridge × ${c.entities}` : `${c.bridges} bridges × ${c.entities / c.bridges}`);
 
 export async function startupSuite(ctx: SuiteContext): Promise<SuiteOutput> {
-  const cases = ctx.quick ? QUICK : FULL;
+  const cases = (ctx.quick ? QUICK : FULL).filter((c) => !ctx.entities || ctx.entities.includes(c.entities / c.bridges));
+  if (cases.length === 0) throw new Error(`no start-up case with ${ctx.entities?.join(", ")} entities per bridge`);
   const repeats = ctx.repeats ?? (ctx.quick ? 1 : 3);
   const runs: { case: Case; hub: StartupResult[]; reference: StartupResult[] }[] = [];
   for (const c of cases) {
@@ -41,6 +42,7 @@ export async function startupSuite(ctx: SuiteContext): Promise<SuiteOutput> {
           bridges: c.bridges,
           runtime: ctx.runtime,
           commission: true,
+          restart: true,
           ...(subject === "reference" ? { exposed } : {}),
           ...(profileFolder(ctx, `startup-${c.entities}x${c.bridges}-${subject}-${r + 1}`)
             ? { cpuProfDir: profileFolder(ctx, `startup-${c.entities}x${c.bridges}-${subject}-${r + 1}`) }
@@ -128,6 +130,26 @@ function summarize(runs: { case: Case; hub: StartupResult[]; reference: StartupR
     );
     const commissionS = (r: StartupResult) => (r.commissionMs ? r.commissionMs.reduce((a, b) => a + b, 0) / 1000 : undefined);
     rows.push(row("startup", kase, "commission + subscribe all", "s", med(hub, commissionS), med(reference, commissionS)));
+    rows.push(
+      row(
+        "startup",
+        kase,
+        "restart → all bridges running",
+        "s",
+        med(hub, (r) => (r.restart ? r.restart.allReadyMs / 1000 : undefined)),
+        med(reference, (r) => (r.restart ? r.restart.allReadyMs / 1000 : undefined)),
+      ),
+    );
+    rows.push(
+      row(
+        "startup",
+        kase,
+        "CPU time until running, restart",
+        "s",
+        med(hub, (r) => (r.restart ? r.restart.readyCpuMs / 1000 : undefined)),
+        med(reference, (r) => (r.restart ? r.restart.readyCpuMs / 1000 : undefined)),
+      ),
+    );
     if (c.bridges === 1 && hubStart !== null && refStart !== null && hubRss !== null && refRss !== null) {
       perCase.set(String(c.entities), { hubStart, refStart, hubRss, refRss });
     }
