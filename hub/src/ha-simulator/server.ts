@@ -14,6 +14,8 @@ export interface SimServerOptions {
   refusing(): boolean;
   token(): string;
   onSocket(socket: WebSocket): void;
+  /** Further HTTP routes (the camera proxy); true when the request was answered. */
+  routes?(request: IncomingMessage, response: ServerResponse): boolean;
 }
 
 export interface SimServer {
@@ -40,6 +42,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       if (!authorized) return reply(response, 401, "401: Unauthorized");
       return reply(response, 200, JSON.stringify({ message: "API running." }), "application/json");
     }
+    if (options.routes?.(request, response)) return;
     reply(response, 404, "404: Not Found");
   });
 

@@ -5,6 +5,7 @@
  */
 import type { WebSocket } from "ws";
 import type { HassEntity } from "../home-assistant/types.ts";
+import { createSimCameras } from "./camera/sim-cameras.ts";
 import { openConnection, type SimConnection } from "./connection.ts";
 import { createEntityPlatform, unavailableAttributes } from "./core/entity-platform.ts";
 import { createEventBus } from "./core/event-bus.ts";
@@ -108,6 +109,7 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
   );
 
   const recorder = createRecorder(later);
+  const cameras = createSimCameras({ states, token: () => token, log });
   const components = () => {
     const found = new Set<string>();
     for (const state of states.all()) found.add(state.domain);
@@ -135,6 +137,7 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
       if (behavior?.fail) throw new HaError(behavior.fail.code, behavior.fail.message);
       return (services as ServiceRegistry).call(request);
     },
+    extraCommands: cameras.commands,
   });
 
   const connections = new Map<WebSocket, SimConnection>();
@@ -144,6 +147,7 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
     port: options.port ?? 0,
     refusing: () => Date.now() < refuseUntil,
     token: () => token,
+    routes: cameras.handleHttp,
     onSocket(socket) {
       connections.set(
         socket,
@@ -208,6 +212,8 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
     clearCalls: () => recorder.clear(),
     waitForCall: (predicate, timeoutMs = 2000) => recorder.waitFor(predicate, timeoutMs),
     setServiceBehavior: (behavior) => recorder.setBehavior(behavior),
+    addCamera: (entityId, cameraOptions) => cameras.add(entityId, cameraOptions),
+    cameraStats: (entityId) => cameras.stats(entityId),
     connectionCount: () => server.sockets.size,
     dropConnections,
     refuseConnections(ms) {
@@ -238,6 +244,7 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
       timers.clear();
       motions.clear();
       recorder.close();
+      await cameras.close();
       await server.close();
     },
   };

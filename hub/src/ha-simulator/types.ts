@@ -8,6 +8,7 @@ import type {
   HomeSnapshot,
   LabelRegistryEntry,
 } from "../home-assistant/types.ts";
+import type { SimCameraOptions, SimCameraStats } from "./camera/sim-cameras.ts";
 import type { UnitSystemName } from "./protocol/describe.ts";
 
 export interface HaSimulatorOptions {
@@ -114,6 +115,15 @@ export interface HaSimulator {
   waitForCall(predicate: (call: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
   /** Delays and/or fails matching calls until replaced or reset with undefined. */
   setServiceBehavior(behavior: ServiceBehavior | undefined): void;
+
+  /**
+   * Adds a camera entity (state `idle`): its WebRTC offers are answered by a real WebRTC peer streaming a generated
+   * H.264 test video (werift, a development dependency, loaded on the first offer) and `/api/camera_proxy/<id>`
+   * serves a known JPEG (camera/test-image.ts).
+   */
+  addCamera(entityId: string, options?: SimCameraOptions): void;
+  /** Offers, open sessions, candidates and RTP packets of a simulated camera; undefined for an unknown one. */
+  cameraStats(entityId: string): SimCameraStats | undefined;
 
   /** Open WebSocket connections (authenticated or not). */
   connectionCount(): number;

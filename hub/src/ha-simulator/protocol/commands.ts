@@ -36,6 +36,8 @@ export interface CommandDeps {
   /** The simulator's wrapper around `services.call` (recording, scripted delays and failures). */
   callService(request: ServiceRequest): Promise<unknown>;
   log: Logger | undefined;
+  /** Commands of further components (the simulated cameras' `camera/*`). */
+  extraCommands?: ReadonlyMap<string, Command>;
 }
 
 export interface Command {
@@ -153,5 +155,6 @@ export function createCommands(deps: CommandDeps): Map<string, Command> {
   );
   add("config/area_registry/list", {}, (conn, msg) => sendResult(conn, msg.id, [...registries.areas.values()].map(areaJson)));
   add("config/label_registry/list", {}, (conn, msg) => sendResult(conn, msg.id, [...registries.labels.values()].map(labelJson)));
+  for (const [type, command] of deps.extraCommands ?? []) commands.set(type, command);
   return commands;
 }
