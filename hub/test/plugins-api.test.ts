@@ -175,13 +175,13 @@ describe("plugins in the real hub, through the HTTP API and a Matter controller"
     assert.equal(body.apiVersion, 1);
     assert.deepEqual(
       body.builtin.map((b) => b.name),
-      ["security", "appliance-cloud"],
+      ["camera", "security", "appliance-cloud"],
     );
     assert.deepEqual(body.packages, []);
     const entry = body.bridges.find((b) => b.bridgeId === bridge.id);
     assert.equal(entry?.serverMode, false);
     assert.equal(entry?.note, null);
-    for (const name of ["security", "appliance-cloud"]) {
+    for (const name of ["camera", "security", "appliance-cloud"]) {
       const info = await until(name, (p) => p.state === "running");
       assert.equal(info.builtin, true);
       assert.equal(info.enabled, true);

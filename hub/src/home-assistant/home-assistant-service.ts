@@ -38,9 +38,12 @@ export class HomeAssistantService {
   #loaded: Promise<void> | undefined;
   #resolveLoaded: (() => void) | undefined;
   #pendingLists = new Map<string, NodeJS.Timeout>();
+  /** For REST calls (camera images); the token stays in here. */
+  readonly #rest: { url: string; token: string };
 
   constructor(options: HomeAssistantServiceOptions) {
     this.#log = options.log;
+    this.#rest = { url: options.url.replace(/\/+$/, ""), token: options.token };
     this.client = new HomeAssistantClient({
       url: options.url,
       token: options.token,
@@ -66,6 +69,14 @@ export class HomeAssistantService {
   async stop(): Promise<void> {
     for (const timer of this.#pendingLists.values()) clearTimeout(timer);
     await this.client.stop();
+  }
+
+  /** A GET on HA's REST API (`path` from `/api/…`) with the hub's token, e.g. a camera image. */
+  fetchApi(path: string, init: { signal?: AbortSignal } = {}): Promise<Response> {
+    return fetch(`${this.#rest.url}${path}`, {
+      headers: { Authorization: `Bearer ${this.#rest.token}` },
+      ...(init.signal && { signal: init.signal }),
+    });
   }
 
   /** Re-reads the registries and HA's configuration (the `refresh` endpoint). */
