@@ -130,14 +130,19 @@ function summarize(runs: { case: Case; hub: StartupResult[]; reference: StartupR
     );
     const commissionS = (r: StartupResult) => (r.commissionMs ? r.commissionMs.reduce((a, b) => a + b, 0) / 1000 : undefined);
     rows.push(row("startup", kase, "commission + subscribe all", "s", med(hub, commissionS), med(reference, commissionS)));
+    const hubRestart = med(hub, (r) => (r.restart ? r.restart.allReadyMs / 1000 : undefined));
+    const refRestart = med(reference, (r) => (r.restart ? r.restart.allReadyMs / 1000 : undefined));
     rows.push(
       row(
         "startup",
         kase,
         "restart → all bridges running",
         "s",
-        med(hub, (r) => (r.restart ? r.restart.allReadyMs / 1000 : undefined)),
-        med(reference, (r) => (r.restart ? r.restart.allReadyMs / 1000 : undefined)),
+        hubRestart,
+        refRestart,
+        isAnchor && hubRestart !== null && refRestart !== null
+          ? { text: "≤ 1.15× reference", pass: hubRestart <= 1.15 * refRestart }
+          : undefined,
       ),
     );
     rows.push(
