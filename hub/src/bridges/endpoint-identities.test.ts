@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -21,18 +21,36 @@ describe("endpoint identities", () => {
   it("keeps the endpoint id across renames, disappearance and a reload from disk", async () => {
     const ids = new EndpointIdentities(dir, "b1");
     await ids.load();
-    const first = await ids.endpointIdFor({ entityId: "light.kitchen", registry: registry("light.kitchen", "hue-1") });
-    const other = await ids.endpointIdFor({ entityId: "light.desk", registry: registry("light.desk", "hue-2") });
+    const first = ids.endpointIdFor({ entityId: "light.kitchen", registry: registry("light.kitchen", "hue-1") });
+    const other = ids.endpointIdFor({ entityId: "light.desk", registry: registry("light.desk", "hue-2") });
     assert.notEqual(first, other);
-    const renamed = await ids.endpointIdFor({
+    const renamed = ids.endpointIdFor({
       entityId: "light.kitchen_ceiling",
       registry: registry("light.kitchen_ceiling", "hue-1", "new-reg"),
     });
     assert.equal(renamed, first);
+    await ids.flush();
     const reloaded = new EndpointIdentities(dir, "b1");
     await reloaded.load();
-    assert.equal(await reloaded.endpointIdFor({ entityId: "light.desk", registry: registry("light.desk", "hue-2") }), other);
-    const fresh = await reloaded.endpointIdFor({ entityId: "light.new", registry: registry("light.new", "hue-3") });
+    assert.equal(reloaded.endpointIdFor({ entityId: "light.desk", registry: registry("light.desk", "hue-2") }), other);
+    const fresh = reloaded.endpointIdFor({ entityId: "light.new", registry: registry("light.new", "hue-3") });
     assert.ok(![first, other].includes(fresh), "ids are never reused");
+  });
+
+  it("saves any number of new identities in one write, and only when asked", async () => {
+    const ids = new EndpointIdentities(dir, "b2");
+    await ids.load();
+    for (let i = 0; i < 500; i++) ids.endpointIdFor({ entityId: `sensor.s${i}`, registry: registry(`sensor.s${i}`, `u${i}`) });
+    assert.equal(existsSync(ids.path), false, "nothing written before the flush");
+    await ids.flush();
+    const written = statSync(ids.path);
+    await ids.flush(); // nothing new: the file is not written again (an atomic write would give it a new inode)
+    assert.equal(statSync(ids.path).ino, written.ino);
+    const saved = JSON.parse(readFileSync(ids.path, "utf8")) as { next: number; endpoints: Record<string, unknown> };
+    assert.equal(Object.keys(saved.endpoints).length, 500);
+    assert.equal(saved.next, 501);
+    ids.endpointIdFor({ entityId: "sensor.late", registry: registry("sensor.late", "late") });
+    await ids.flush();
+    assert.notEqual(statSync(ids.path).ino, written.ino, "a new identity is written");
   });
 });

@@ -30,6 +30,8 @@ export class EndpointIdentities {
   readonly #path: string;
   readonly #writer = new SerialWriter();
   #data: IdentityFile = { version: 1, next: 1, endpoints: {} };
+  #dirty = false;
+  #lastWrite: Promise<void> = Promise.resolve();
 
   constructor(dataDir: string, bridgeId: string) {
     this.#path = join(dataDir, "identities", `${bridgeId}.json`);
@@ -45,24 +47,39 @@ export class EndpointIdentities {
     this.#data = file ?? { version: 1, next: 1, endpoints: {} };
   }
 
-  /** The endpoint id for this entity, allocating (and persisting) a new one the first time it is seen. */
-  async endpointIdFor(view: Pick<EntityView, "entityId" | "registry">): Promise<string> {
+  /**
+   * The endpoint id for this entity, allocating a new one the first time it is seen. Allocations are kept in memory
+   * until {@link flush}: the bridge flushes before the node starts and before adding a device to a running node, so
+   * no endpoint ever reaches a controller with its identity unsaved, while the first start of a large bridge writes the
+   * file once instead of once per entity (which grew with the square of the entity count).
+   */
+  endpointIdFor(view: Pick<EntityView, "entityId" | "registry">): string {
     const key = identityKey(view);
     const known = this.#data.endpoints[key];
     if (known) {
       if (known.entityId !== view.entityId) {
         known.entityId = view.entityId;
-        await this.#persist();
+        this.#dirty = true;
       }
       return known.endpointId;
     }
     const endpointId = `e${this.#data.next++}`;
     this.#data.endpoints[key] = { endpointId, entityId: view.entityId };
-    await this.#persist();
+    this.#dirty = true;
     return endpointId;
   }
 
-  #persist(): Promise<void> {
-    return this.#writer.run(() => writeFileAtomic(this.#path, `${JSON.stringify(this.#data, null, 2)}\n`));
+  /** Writes what changed since the last flush (one write for any number of changes). */
+  flush(): Promise<void> {
+    if (!this.#dirty) return this.#lastWrite;
+    this.#dirty = false;
+    const text = `${JSON.stringify(this.#data, null, 2)}\n`;
+    this.#lastWrite = this.#writer
+      .run(() => writeFileAtomic(this.#path, text))
+      .catch((error: unknown) => {
+        this.#dirty = true; // written again at the next flush
+        throw error;
+      });
+    return this.#lastWrite;
   }
 }

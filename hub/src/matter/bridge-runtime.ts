@@ -118,6 +118,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
       if (this.#config.serverMode && this.#exposed.size === 0) {
         throw new Error("no entity of this server-mode bridge can be exposed");
       }
+      await this.#identities.flush();
       const { failedDevices } = await node.start();
       for (const [entityId, exposed] of [...this.#exposed]) {
         if (!failedDevices.has(exposed.endpointId)) continue;
@@ -308,7 +309,10 @@ export class MatterBridgeRuntime implements BridgeRuntime {
       : mapEntity(this.#snapshot(view, name), override);
     if ("unsupported" in decision) return skip(decision.unsupported);
     // The identity decides the endpoint: an entity whose registry entry showed up late gets its own endpoint back.
-    const endpointId = await this.#identities.endpointIdFor(view);
+    const endpointId = this.#identities.endpointIdFor(view);
+    // A running node shows a new device to controllers at once: its identity is saved first. While starting, the
+    // identities are saved once, before the node starts.
+    if (this.#status === "running") await this.#identities.flush();
     if (exposed && exposed.key === decision.key && exposed.endpointId === endpointId) {
       exposed.name = name;
       await this.#update(entityId, exposed);
