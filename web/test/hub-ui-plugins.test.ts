@@ -12,6 +12,7 @@ import { ACCOUNT, EMAIL, PASSWORD } from "../../hub/src/plugins/testing/applianc
 import { EXAMPLE_PLUGIN_DIR, offlineNpmEnv, packPlugin } from "../../hub/src/plugins/testing/plugin-fixtures.ts";
 import { eventually } from "../../hub/test/support/test-context.ts";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
+import { settled, unlabelledControls } from "./support/page-checks.ts";
 import { ARTIFACTS, startUiWorld, type UiWorld } from "./support/ui-world.ts";
 
 const EXAMPLE = "hub-plugin-example";
@@ -25,26 +26,6 @@ interface BridgeRecord {
   id: string;
   name: string;
   status: string;
-}
-
-/** Form controls and buttons without an accessible name (label, aria-label, aria-labelledby or text). */
-function unlabelledControls(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>("input, select, textarea, button")]
-      .filter((el) => {
-        if (el.closest("[hidden]") || (el as HTMLInputElement).type === "hidden") return false;
-        const labelled =
-          (el as HTMLInputElement).labels?.length || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby");
-        return !labelled && !(el.tagName === "BUTTON" && el.textContent?.trim());
-      })
-      .map((el) => el.outerHTML.slice(0, 120)),
-  );
-}
-
-/** Waits until the page shows its heading and nothing is loading any more. */
-async function settled(page: Page): Promise<void> {
-  await page.locator("#page-title").first().waitFor();
-  await page.waitForFunction(() => document.querySelectorAll(".loading").length === 0, undefined, { timeout: 10_000 });
 }
 
 describe("hub UI: the plugins page (real hub, real npm install, simulated cloud, headless Chromium)", {

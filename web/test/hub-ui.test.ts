@@ -8,6 +8,7 @@ import { createDemoHome, generateHome } from "../../hub/src/ha-simulator/index.t
 import { eventually } from "../../hub/test/support/test-context.ts";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
 import { startIngressProxy } from "./support/ingress-proxy.ts";
+import { settled, unlabelledControls, waitUntil } from "./support/page-checks.ts";
 import { ARTIFACTS, startUiWorld, type UiWorld } from "./support/ui-world.ts";
 
 interface BridgeRecord {
@@ -15,34 +16,6 @@ interface BridgeRecord {
   name: string;
   status: string;
   commissioning: { manualPairingCode: string; qrPairingCode: string };
-}
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** Form controls and buttons without an accessible name (label, aria-label, aria-labelledby or text). */
-function unlabelledControls(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>("input, select, textarea, button")]
-      .filter((el) => {
-        if (el.closest("[hidden]") || (el as HTMLInputElement).type === "hidden") return false;
-        const labelled =
-          (el as HTMLInputElement).labels?.length || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby");
-        return !labelled && !(el.tagName === "BUTTON" && el.textContent?.trim());
-      })
-      .map((el) => el.outerHTML.slice(0, 120)),
-  );
-}
-
-/** Waits until the page shows its heading and nothing is loading any more. */
-async function settled(page: Page): Promise<void> {
-  await page.locator("#page-title").first().waitFor();
-  await page.waitForFunction(() => document.querySelectorAll(".loading").length === 0, undefined, { timeout: 10_000 });
 }
 
 async function go(page: Page, path: string): Promise<void> {

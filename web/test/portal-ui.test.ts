@@ -2,23 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
+import { settled, unlabelledControls } from "./support/page-checks.ts";
 import { ARTIFACTS, type PortalWorld, paintPng, startPortalWorld } from "./support/portal-world.ts";
 
 const PASSWORD = "Correct-horse-battery-7";
-
-/** Form controls and buttons without an accessible name (label, aria-label, aria-labelledby or text). */
-function unlabelledControls(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>("input, select, textarea, button")]
-      .filter((el) => {
-        if (el.closest("[hidden]") || (el as HTMLInputElement).type === "hidden") return false;
-        const labelled =
-          (el as HTMLInputElement).labels?.length || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby");
-        return !labelled && !(el.tagName === "BUTTON" && el.textContent?.trim());
-      })
-      .map((el) => el.outerHTML.slice(0, 120)),
-  );
-}
 
 /** Elements wider than the viewport (horizontal overflow on a phone). */
 function overflowing(page: Page): Promise<string[]> {
@@ -78,8 +65,7 @@ async function adminGo(page: Page, hash: string): Promise<void> {
     await page.evaluate((h) => {
       location.hash = h;
     }, hash);
-  await page.locator("#page-title").first().waitFor();
-  await page.waitForFunction(() => document.querySelectorAll(".loading").length === 0, undefined, { timeout: 10_000 });
+  await settled(page);
 }
 
 async function signIn(page: Page, url: string): Promise<void> {

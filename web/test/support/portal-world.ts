@@ -1,45 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { deflateSync } from "node:zlib";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { HomeserverSimulator } from "../../../portal/src/homeserver-simulator/index.ts";
 import type { PortalClient } from "../../../portal/test/support/portal-client.ts";
 import { removeDataDir, startTestPortal, type TestPortal } from "../../../portal/test/support/portal-harness.ts";
+import { buildUi, contextOptions, launchChromium, type PageOptions } from "./browser.ts";
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
-export const ARTIFACTS = join(root, "test-artifacts", "ui");
-
-/** The same flags as the hub UI's tests (ui-world.ts): headless Chromium in a container, nothing phoning home. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
-
-let built: Promise<string> | undefined;
-
-/** Builds the portal UI once per process into a temporary folder (as `npm run build:web` does). */
-export function buildPortalUi(): Promise<string> {
-  built ??= (async () => {
-    const outDir = mkdtempSync(join(tmpdir(), "portal-ui-"));
-    process.once("exit", () => rmSync(outDir, { recursive: true, force: true }));
-    const { build } = await import("vite");
-    await build({
-      configFile: join(root, "web", "vite.config.ts"),
-      mode: "portal",
-      logLevel: "warn",
-      build: { outDir, emptyOutDir: true },
-    });
-    return outDir;
-  })();
-  return built;
-}
+export { ARTIFACTS } from "./browser.ts";
 
 export interface PortalWorld {
   portal: TestPortal;
@@ -54,11 +20,7 @@ export interface PortalWorld {
   strayRequests: string[];
   /** Console messages about the Content-Security-Policy (must stay empty: the UI works under the portal's CSP). */
   cspViolations: string[];
-  newPage(options?: {
-    colorScheme?: "light" | "dark";
-    phone?: boolean;
-    clipboard?: boolean;
-  }): Promise<{ page: Page; context: BrowserContext }>;
+  newPage(options?: PageOptions & { clipboard?: boolean }): Promise<{ page: Page; context: BrowserContext }>;
   close(): Promise<void>;
 }
 
@@ -67,11 +29,11 @@ export interface PortalWorld {
  * server, serving the freshly built UI; plus headless Chromium. PORTAL_ADMIN_* of the harness log the admin in.
  */
 export async function startPortalWorld(): Promise<PortalWorld> {
-  const webDir = await buildPortalUi();
+  const webDir = await buildUi("portal");
   const portal = await startTestPortal({ env: { PORTAL_DEMO: "1", PORTAL_WEB_DIR: webDir } });
   let browser: Browser;
   try {
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   } catch (error) {
     await portal.stop();
     removeDataDir(portal.dataDir);
@@ -79,7 +41,6 @@ export async function startPortalWorld(): Promise<PortalWorld> {
   }
   const demo = portal.running.demo;
   if (!demo) throw new Error("demo mode did not start");
-  mkdirSync(ARTIFACTS, { recursive: true });
   const contexts: BrowserContext[] = [];
   const strayRequests: string[] = [];
   const cspViolations: string[] = [];
@@ -93,15 +54,7 @@ export async function startPortalWorld(): Promise<PortalWorld> {
     strayRequests,
     cspViolations,
     async newPage(options = {}) {
-      const context = await browser.newContext({
-        viewport: options.phone ? { width: 390, height: 844 } : { width: 1280, height: 860 },
-        deviceScaleFactor: options.phone ? 2 : 1,
-        isMobile: options.phone ?? false,
-        hasTouch: options.phone ?? false,
-        colorScheme: options.colorScheme ?? "light",
-        reducedMotion: "reduce",
-        acceptDownloads: true,
-      });
+      const context = await browser.newContext(contextOptions(options, 860));
       if (options.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
       contexts.push(context);
       const page = await context.newPage();

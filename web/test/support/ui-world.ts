@@ -1,37 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type HaSimulator, startHaSimulator } from "../../../hub/src/ha-simulator/index.ts";
 import type { HomeSnapshot } from "../../../hub/src/home-assistant/types.ts";
 import type { PluginTuning } from "../../../hub/src/plugins/plugin-service.ts";
 import { createTestHub, type TestHub } from "../../../hub/test/support/test-context.ts";
+import { buildUi, contextOptions, launchChromium, type PageOptions } from "./browser.ts";
 import { type IngressProxy, startIngressProxy } from "./ingress-proxy.ts";
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
-export const ARTIFACTS = join(root, "test-artifacts", "ui");
-
-let built: Promise<string> | undefined;
-
-/** Builds the hub UI once per process into a temporary folder (as `npm run build:web` does), so tests see the sources. */
-export function buildHubUi(): Promise<string> {
-  built ??= buildOnce();
-  return built;
-}
-
-async function buildOnce(): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), "hub-ui-"));
-  process.once("exit", () => rmSync(outDir, { recursive: true, force: true }));
-  const { build } = await import("vite");
-  await build({
-    configFile: join(root, "web", "vite.config.ts"),
-    mode: "hub",
-    logLevel: "warn",
-    build: { outDir, emptyOutDir: true },
-  });
-  return outDir;
-}
+export { ARTIFACTS } from "./browser.ts";
 
 export interface UiWorld {
   sim: HaSimulator;
@@ -42,21 +17,11 @@ export interface UiWorld {
   browser: Browser;
   /** Requests the pages made outside the ingress prefix (must stay empty). */
   strayRequests: string[];
-  newPage(options?: { colorScheme?: "light" | "dark"; phone?: boolean }): Promise<{ page: Page; context: BrowserContext }>;
+  newPage(options?: PageOptions): Promise<{ page: Page; context: BrowserContext }>;
   /** The hub's API directly (not through the browser). */
   api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   close(): Promise<void>;
 }
-
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 export interface UiWorldOptions {
   /** The hub's plugin tuning (createTestHub's `plugins`): npm settings, a simulated cloud, short time-outs. */
@@ -68,7 +33,7 @@ export interface UiWorldOptions {
  * a Supervisor-like ingress proxy in front, and headless Chromium.
  */
 export async function startUiWorld(home: HomeSnapshot, options: UiWorldOptions = {}): Promise<UiWorld> {
-  const webDir = await buildHubUi();
+  const webDir = await buildUi("hub");
   // Whatever started before a failure is closed again: a half-built world would keep the test process alive.
   const started: (() => Promise<unknown>)[] = [];
   const unwind = async () => {
@@ -96,14 +61,13 @@ export async function startUiWorld(home: HomeSnapshot, options: UiWorldOptions =
     proxy = await startIngressProxy(http.port);
     const ingress = proxy;
     started.push(() => ingress.close());
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   } catch (error) {
     await unwind();
     throw error;
   }
   const strayRequests: string[] = [];
   const contexts: BrowserContext[] = [];
-  mkdirSync(ARTIFACTS, { recursive: true });
 
   return {
     sim,
@@ -113,15 +77,7 @@ export async function startUiWorld(home: HomeSnapshot, options: UiWorldOptions =
     browser,
     strayRequests,
     async newPage(options = {}) {
-      const context = await browser.newContext({
-        viewport: options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
-        deviceScaleFactor: options.phone ? 2 : 1,
-        isMobile: options.phone ?? false,
-        hasTouch: options.phone ?? false,
-        colorScheme: options.colorScheme ?? "light",
-        acceptDownloads: true,
-        reducedMotion: "reduce",
-      });
+      const context = await browser.newContext(contextOptions(options, 800));
       contexts.push(context);
       const page = await context.newPage();
       page.on("request", (request) => {
