@@ -21,12 +21,18 @@ export async function copyText(text: string): Promise<void> {
 
 /** Saves `content` as a file named `name` (generated in the browser, so nothing is fetched again). */
 export function saveText(name: string, content: string, type = "text/plain"): void {
-  const url = URL.createObjectURL(new Blob([content], { type: `${type};charset=utf-8` }));
+  saveBlob(name, new Blob([content], { type: `${type};charset=utf-8` }));
+}
+
+/** Hands `blob` to the browser's download as a file named `name`. */
+export function saveBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
   link.download = name;
   document.body.append(link);
   link.click();
   link.remove();
+  // Revoked later, not at once: the download may not have read the blob yet.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -2,6 +2,7 @@
  * Browser helpers shared by the web UIs: every URL is relative to `document.baseURI`, which the server sets with
  * `<base href>` (Home Assistant's ingress prefix, or `/`). Never build absolute paths here.
  */
+import { saveBlob } from "./clipboard.ts";
 
 /** An HTTP failure with the server's `{error}` message (string, or `{message}` in the portal's envelope). */
 export class ApiError extends Error {
@@ -120,13 +121,6 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
   const disposition = response.headers.get("Content-Disposition") ?? "";
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
   const name = match?.[1] ? decodeURIComponent(match[1]) : fallbackName;
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(name, blob);
   return name;
 }
