@@ -12,6 +12,7 @@ import { ACCOUNT, EMAIL, PASSWORD } from "../../hub/src/plugins/testing/applianc
 import { EXAMPLE_PLUGIN_DIR, offlineNpmEnv, packPlugin } from "../../hub/src/plugins/testing/plugin-fixtures.ts";
 import { eventually } from "../../hub/test/support/test-context.ts";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
+import { LOOKS } from "./support/browser.ts";
 import { settled, unlabelledControls } from "./support/page-checks.ts";
 import { ARTIFACTS, startUiWorld, type UiWorld } from "./support/ui-world.ts";
 
@@ -102,6 +103,7 @@ describe("hub UI: the plugins page (real hub, real npm install, simulated cloud,
     assert.equal(await page.getByRole("link", { name: "Plugins" }).getAttribute("aria-current"), "page");
     await page.getByTestId("plugin-packages").getByText("No plugins installed").waitFor();
     assert.deepEqual(await page.getByTestId("builtin-plugin").locator("strong").allTextContents(), [
+      "camera",
       "security",
       "appliance-cloud",
     ]);
@@ -312,13 +314,9 @@ describe("hub UI: the plugins page (real hub, real npm install, simulated cloud,
   });
 
   it("saves screenshots, light and dark, desktop and phone", async () => {
-    const variants = (["light", "dark"] as const).flatMap((colorScheme) =>
-      [false, true].map((phone) => ({ colorScheme, phone })),
-    );
     await Promise.all(
-      variants.map(async ({ colorScheme, phone }) => {
+      LOOKS.map(async ({ colorScheme, phone, suffix }) => {
         const { page: shot, context } = await world.newPage({ colorScheme, phone });
-        const suffix = `${colorScheme}-${phone ? "phone" : "desktop"}`;
         await shot.goto(`${world.proxy.url}#/plugins`);
         await settled(shot);
         await shot.locator('[data-testid="plugin-row"][data-state="running"]').first().waitFor();

@@ -7,6 +7,7 @@ import type { WebSocket } from "ws";
 import { createDemoHome, generateHome } from "../../hub/src/ha-simulator/index.ts";
 import { eventually } from "../../hub/test/support/test-context.ts";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
+import { LOOKS } from "./support/browser.ts";
 import { startIngressProxy } from "./support/ingress-proxy.ts";
 import { settled, unlabelledControls, waitUntil } from "./support/page-checks.ts";
 import { ARTIFACTS, startUiWorld, type UiWorld } from "./support/ui-world.ts";
@@ -396,14 +397,10 @@ describe("hub UI under the ingress path (demo home, real hub, headless Chromium)
       ["settings", "/settings"],
       ["health", "/health"],
     ];
-    const variants = (["light", "dark"] as const).flatMap((colorScheme) =>
-      [false, true].map((phone) => ({ colorScheme, phone })),
-    );
     // The four variants run side by side: each has its own browser context.
     await Promise.all(
-      variants.map(async ({ colorScheme, phone }) => {
+      LOOKS.map(async ({ colorScheme, phone, suffix }) => {
         const { page: shot, context } = await world.newPage({ colorScheme, phone });
-        const suffix = `${colorScheme}-${phone ? "phone" : "desktop"}`;
         await shot.goto(world.proxy.url);
         await settled(shot);
         for (const [name, path] of pages) {

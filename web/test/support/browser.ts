@@ -72,3 +72,8 @@ export function contextOptions(options: PageOptions, desktopHeight: number): Bro
     reducedMotion: "reduce",
   };
 }
+
+/** The four looks the hub's pages are photographed in; `suffix` names the screenshot (`light-desktop`…). */
+export const LOOKS = (["light", "dark"] as const).flatMap((colorScheme) =>
+  [false, true].map((phone) => ({ colorScheme, phone, suffix: `${colorScheme}-${phone ? "phone" : "desktop"}` })),
+);
