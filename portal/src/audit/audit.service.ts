@@ -91,7 +91,7 @@ export class AuditService {
   }
 
   async list(filter: AuditFilter & { limit: number; offset: number }) {
-    const [rows, total] = await Promise.all([this.repository.page(filter), this.repository.count(filter)]);
+    const { rows, total } = await this.repository.page(filter);
     return { logs: rows.map(toEntry), total };
   }
 }

@@ -10,6 +10,7 @@ export interface Database {
   servers: ServersTable;
   token_metadata: TokenMetadataTable;
   audit_log: AuditLogTable;
+  audit_log_counts: AuditLogCountsTable;
   registrations: RegistrationsTable;
   branding_profiles: BrandingProfilesTable;
   branding_assets: BrandingAssetsTable;
@@ -88,6 +89,16 @@ export interface AuditLogTable {
   detail: string | null;
   ip: string;
   created_at: string;
+}
+
+/**
+ * Entry counts of the audit log, kept by triggers on `audit_log` (migration 0009): scope `all` (server_id '') for
+ * the whole log, scope `server` per server id. Read-only for the portal's code.
+ */
+export interface AuditLogCountsTable {
+  scope: "all" | "server";
+  server_id: string;
+  entries: number;
 }
 
 export interface RegistrationsTable {

@@ -7,6 +7,7 @@ import { registrations } from "./0005-registrations.ts";
 import { branding } from "./0006-branding.ts";
 import { bots } from "./0007-bots.ts";
 import { integrations } from "./0008-integrations.ts";
+import { auditCounts } from "./0009-audit-counts.ts";
 
 /** Every schema step, in order. Append only: never edit or reorder an entry that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   branding,
   bots,
   integrations,
+  auditCounts,
 ];

@@ -1,0 +1,255 @@
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import BetterSqlite3 from "better-sqlite3";
+import { type CompiledQuery, Kysely, SqliteDialect } from "kysely";
+import { migrate } from "../db/migrate.ts";
+import { MIGRATIONS } from "../db/migrations/index.ts";
+import type { Database } from "../db/schema.ts";
+import { type AuditFilter, AuditRepository, type AuditRow, MAX_MERGED_ACTIONS } from "./audit.repository.ts";
+
+const BEFORE_COUNTS = MIGRATIONS.slice(
+  0,
+  MIGRATIONS.findIndex((m) => m.name === "0009-audit-counts"),
+);
+
+/** Actions with the traps of segment-prefix matching: `tokenizer`, `token-x`, `_` (a LIKE wildcard), the bare prefix. */
+const ACTIONS = [
+  "token.created",
+  "token.updated",
+  "token.disabled",
+  "token",
+  "tokenizer.run",
+  "token-x.y",
+  "server.updated",
+  "bot.room.assigned",
+  "bot.room_assigned",
+  "bot.roomxassigned",
+  "branding.published",
+];
+const ACTORS = ["a@portal.test", "b@portal.test", "c@portal.test"];
+const SERVERS = [null, "s1", "s2", "s3"];
+
+interface TestDb {
+  sqlite: BetterSqlite3.Database;
+  db: Kysely<Database>;
+  repository: AuditRepository;
+  /** Every statement run through Kysely since the last `queries.splice(0)`. */
+  queries: CompiledQuery[];
+}
+
+function openTestDb(): TestDb {
+  const sqlite = new BetterSqlite3(":memory:");
+  const queries: CompiledQuery[] = [];
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    log: (event) => {
+      if (event.level === "query") queries.push(event.query);
+    },
+  });
+  return { sqlite, db, repository: new AuditRepository(db), queries };
+}
+
+/** `count` entries cycling through the actions, actors and servers at different strides (all combinations occur). */
+function insertRows(sqlite: BetterSqlite3.Database, count: number, actions = ACTIONS): void {
+  const insert = sqlite.prepare(
+    "INSERT INTO audit_log (server_id, action, actor, target, detail, ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  const start = sqlite.prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number };
+  sqlite.transaction(() => {
+    for (let i = start.n; i < start.n + count; i++) {
+      insert.run(
+        SERVERS[i % 4],
+        actions[i % actions.length],
+        ACTORS[i % 3],
+        `t${i}`,
+        null,
+        "192.0.2.1",
+        new Date(i * 1000).toISOString(),
+      );
+    }
+  })();
+}
+
+/** What a page must be: every row, newest first, filtered and sliced in JavaScript. */
+function expectedPage(sqlite: BetterSqlite3.Database, filter: AuditFilter & { limit: number; offset: number }) {
+  const all = (sqlite.prepare("SELECT * FROM audit_log ORDER BY id DESC").all() as AuditRow[]).filter(
+    (row) =>
+      (filter.serverId === undefined || row.server_id === filter.serverId) &&
+      (filter.actor === undefined || row.actor === filter.actor) &&
+      (filter.action === undefined || row.action === filter.action || row.action.startsWith(`${filter.action}.`)),
+  );
+  return { rows: all.slice(filter.offset, filter.offset + filter.limit), total: all.length };
+}
+
+const countsTable = (sqlite: BetterSqlite3.Database) =>
+  sqlite.prepare("SELECT scope, server_id, entries FROM audit_log_counts WHERE entries <> 0 ORDER BY scope, server_id").all();
+const countedByHand = (sqlite: BetterSqlite3.Database) => [
+  { scope: "all", server_id: "", entries: (sqlite.prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number }).n },
+  ...sqlite
+    .prepare(
+      "SELECT 'server' AS scope, server_id, count(*) AS entries FROM audit_log WHERE server_id IS NOT NULL GROUP BY server_id ORDER BY server_id",
+    )
+    .all(),
+];
+
+describe("audit log counters (migration 0009)", () => {
+  it("counts the entries already there, then every insert, deletion and server change", async () => {
+    const { sqlite, db, repository } = openTestDb();
+    try {
+      await migrate(db, BEFORE_COUNTS);
+      insertRows(sqlite, 103);
+      await migrate(db, MIGRATIONS);
+      assert.deepEqual(countsTable(sqlite), countedByHand(sqlite));
+      assert.equal((countsTable(sqlite)[0] as { entries: number }).entries, 103);
+
+      await repository.insert({
+        server_id: "new-server",
+        action: "server.created",
+        actor: "a@portal.test",
+        target: "x",
+        detail: null,
+        ip: "192.0.2.9",
+        created_at: new Date().toISOString(),
+      });
+      insertRows(sqlite, 20);
+      // The log is append-only for the portal; these are the hand edits the triggers must survive.
+      sqlite.exec("DELETE FROM audit_log WHERE id IN (5, 6, 7)");
+      sqlite.exec("UPDATE audit_log SET server_id = 's9' WHERE id = 10");
+      sqlite.exec("UPDATE audit_log SET server_id = NULL WHERE id = 11");
+      sqlite.exec("UPDATE audit_log SET action = 'bot.updated' WHERE id = 12");
+      assert.deepEqual(countsTable(sqlite), countedByHand(sqlite));
+      assert.deepEqual(
+        await repository.page({ limit: 1, offset: 0, serverId: "new-server" }),
+        expectedPage(sqlite, { limit: 1, offset: 0, serverId: "new-server" }),
+      );
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe("audit log pages", () => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = openTestDb();
+    await migrate(t.db, MIGRATIONS);
+  });
+  afterEach(() => t.db.destroy());
+
+  const offsets = (total: number) => [0, 1, 49, 50, 51, 123, total - 50, total - 1, total, total + 10];
+
+  /** Pages of the whole log at many depths equal the reference; returns whether the id seek or OFFSET was used. */
+  async function checkWholeLog(): Promise<Set<string>> {
+    const total = (t.sqlite.prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number }).n;
+    const paths = new Set<string>();
+    for (const limit of [1, 50, 200]) {
+      for (const offset of offsets(total).filter((o) => o >= 0)) {
+        t.queries.splice(0);
+        const page = await t.repository.page({ limit, offset });
+        assert.deepEqual(page, expectedPage(t.sqlite, { limit, offset }), `limit ${limit} offset ${offset}`);
+        const rowsQuery = t.queries.at(-1)?.sql ?? "";
+        paths.add(/"id" <= \?/.test(rowsQuery) && !/offset/.test(rowsQuery) ? "seek" : /offset/.test(rowsQuery) ? "offset" : "?");
+      }
+    }
+    return paths;
+  }
+
+  it("pages a dense log by id and a log with gaps by OFFSET, with the same entries as scanning", async () => {
+    insertRows(t.sqlite, 600);
+    assert.deepEqual([...(await checkWholeLog())], ["seek"]);
+
+    // Removing the newest or the oldest entry keeps the ids dense.
+    t.sqlite.exec("DELETE FROM audit_log WHERE id IN (1, 600)");
+    assert.deepEqual([...(await checkWholeLog())], ["seek"]);
+
+    // A gap in the middle: entry k from the newest no longer has id max − k.
+    t.sqlite.exec("DELETE FROM audit_log WHERE id = 300");
+    assert.deepEqual([...(await checkWholeLog())], ["offset"]);
+
+    // A gap above: an entry written with an id far ahead (by hand).
+    t.sqlite.exec(
+      "INSERT INTO audit_log SELECT 5000, server_id, action, actor, target, detail, ip, created_at FROM audit_log WHERE id = 2",
+    );
+    t.sqlite.exec(
+      "INSERT INTO audit_log SELECT 300, server_id, action, actor, target, detail, ip, created_at FROM audit_log WHERE id = 2",
+    );
+    assert.deepEqual([...(await checkWholeLog())], ["offset"]);
+    t.sqlite.exec("DELETE FROM audit_log WHERE id = 5000");
+    assert.deepEqual([...(await checkWholeLog())], ["seek"], "dense again once the gap is closed");
+  });
+
+  it("answers every filter like a scan, and counts the whole log and one server without counting rows", async () => {
+    insertRows(t.sqlite, 700);
+    const filters: AuditFilter[] = [
+      {},
+      { serverId: "s2" },
+      { serverId: "unknown" },
+      { actor: "b@portal.test" },
+      { action: "token" },
+      { action: "token.created" },
+      { action: "tokenizer" },
+      { action: "bot.room" },
+      { action: "bot.room_assigned" },
+      { action: "bot" },
+      { action: "nothing" },
+      { action: "token", actor: "a@portal.test" },
+      { action: "token", serverId: "s1" },
+      { action: "bot", actor: "c@portal.test", serverId: "s3" },
+      { actor: "a@portal.test", serverId: "s2" },
+    ];
+    for (const filter of filters) {
+      const { total } = expectedPage(t.sqlite, { ...filter, limit: 1, offset: 0 });
+      for (const offset of offsets(total).filter((o) => o >= 0)) {
+        for (const limit of [1, 50]) {
+          t.queries.splice(0);
+          const page = await t.repository.page({ ...filter, limit, offset });
+          assert.deepEqual(page, expectedPage(t.sqlite, { ...filter, limit, offset }), JSON.stringify({ filter, limit, offset }));
+          if (filter.action === undefined && filter.actor === undefined) {
+            assert.ok(!t.queries.some((query) => /count\(\*\)/.test(query.sql)), "the total comes from the counters");
+          }
+        }
+      }
+    }
+  });
+
+  it("walks indexes newest first for each filter: no table scan, no sort of the matches", async () => {
+    insertRows(t.sqlite, 300);
+    for (const filter of [
+      { action: "token" },
+      { action: "token.created" },
+      { action: "bot" },
+      { actor: "a@portal.test" },
+      { serverId: "s1" },
+      {},
+      { offset: 100 },
+    ]) {
+      t.queries.splice(0);
+      await t.repository.page({ limit: 50, offset: 0, ...filter });
+      for (const query of t.queries) {
+        if (/count\(\*\)/.test(query.sql)) continue;
+        const plan = (
+          t.sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.parameters as unknown[])) as { detail: string }[]
+        )
+          .map((step) => step.detail)
+          .join(" | ");
+        assert.doesNotMatch(plan, /SCAN audit_log(?! USING)|TEMP B-TREE/, `${JSON.stringify(filter)}: ${query.sql} → ${plan}`);
+      }
+    }
+  });
+
+  it("matches a prefix with too many distinct actions to merge by one index range", async () => {
+    const many = Array.from({ length: MAX_MERGED_ACTIONS + 5 }, (_, i) => `bulk.a${i}`);
+    insertRows(t.sqlite, 400, [...many, "bulkier.x", "bulk"]);
+    for (const offset of [0, 7, 60, 399]) {
+      t.queries.splice(0);
+      const page = await t.repository.page({ action: "bulk", limit: 50, offset });
+      assert.deepEqual(page, expectedPage(t.sqlite, { action: "bulk", limit: 50, offset }));
+      assert.ok(
+        t.queries.some((query) => /"action" >= \?/.test(query.sql) && !/union/.test(query.sql)),
+        "one range instead of a merge",
+      );
+    }
+    const few = await t.repository.page({ action: "bulk.a1", limit: 50, offset: 0 });
+    assert.deepEqual(few, expectedPage(t.sqlite, { action: "bulk.a1", limit: 50, offset: 0 }));
+  });
+});
