@@ -15,7 +15,7 @@ import {
 import { registerProfileRoutes } from "./profile.ts";
 import { createLimiters } from "./rate-limit.ts";
 import { registerRegistrationRoutes } from "./register-uia.ts";
-import { HomeserverState, hashPassword, type RequestLogEntry, type SimulatorContext } from "./state.ts";
+import { HomeserverState, hashPassword, type RequestLogEntry, type ResponseHold, type SimulatorContext } from "./state.ts";
 import { type TokenRecord, TokenStore } from "./token-store.ts";
 import { UiaSessions } from "./uia-session.ts";
 
@@ -51,6 +51,12 @@ export interface HomeserverSimulator {
   appservices(): { id: string; sender: string; url: string | null }[];
   /** Every request handled so far: method, path without query, status. */
   requests(): RequestLogEntry[];
+  /**
+   * Holds back the answers to matching requests until `release()`: each is handled when it arrives (the answer
+   * reflects the state then, like a reply slowed down on the wire) and sent only on release. For tests of callers
+   * that overlap a slow answer. `held()` counts the answers parked so far.
+   */
+  holdResponses(match: (request: { method: string; path: string }) => boolean): { held(): number; release(): void };
   /** Runs Synapse's UIA session sweep now (sessions ≥ 48 h old go, giving back pending token uses); returns how many. */
   expireSessions(): number;
   close(): Promise<void>;
@@ -68,6 +74,12 @@ export function createSimulatorApp(ctx: SimulatorContext): Hono {
     await next();
     for (const [name, value] of Object.entries(CORS_HEADERS)) c.res.headers.set(name, value);
     ctx.state.requestLog.push({ method: c.req.method, path: c.req.path, status: c.res.status });
+    if (ctx.state.holds.size === 0) return;
+    const hold = [...ctx.state.holds].find((candidate) => candidate.match({ method: c.req.method, path: c.req.path }));
+    if (hold) {
+      hold.parked++;
+      await hold.released;
+    }
   });
   app.use(async (c, next) => {
     // Synapse's OptionsResource answers every OPTIONS request (CORS preflight) with 204.
@@ -173,6 +185,18 @@ export async function startHomeserverSimulator(options: HomeserverSimulatorOptio
     removeAppservice: (id) => state.removeAppservice(id),
     appservices: () => state.appservices().map((service) => ({ id: service.id, sender: service.sender, url: service.url })),
     requests: () => state.requestLog.map((entry) => ({ ...entry })),
+    holdResponses(match) {
+      let release = () => {};
+      const hold: ResponseHold = { match, parked: 0, released: new Promise<void>((resolve) => (release = resolve)) };
+      state.holds.add(hold);
+      return {
+        held: () => hold.parked,
+        release() {
+          state.holds.delete(hold);
+          release();
+        },
+      };
+    },
     expireSessions: () => ctx.sessions.sweep(),
     close: () => http.close(),
   };

@@ -33,6 +33,14 @@ export interface RequestLogEntry {
   status: number;
 }
 
+/** Answers held back until a test releases them (`HomeserverSimulator.holdResponses`). */
+export interface ResponseHold {
+  readonly match: (request: { method: string; path: string }) => boolean;
+  /** Answers parked so far. */
+  parked: number;
+  readonly released: Promise<void>;
+}
+
 /** Settings that can change while the server runs. */
 export interface MutableSettings {
   delegatedAuth: boolean;
@@ -75,6 +83,7 @@ export class HomeserverState {
   /** Loaded registrations (`app_service_config_files`), in load order. */
   private readonly appserviceRows: AppserviceRecord[] = [];
   readonly requestLog: RequestLogEntry[] = [];
+  readonly holds = new Set<ResponseHold>();
   private nextGenerated = 1;
 
   constructor(
