@@ -5,13 +5,24 @@ import { actorOf } from "../http/actor.ts";
 import type { PortalEnv } from "../http/env.ts";
 import { ServerIdQuery } from "../servers/servers.schema.ts";
 import { CreateTokenBody, UpdateTokenBody } from "./tokens.schema.ts";
+import type { TokenRecord } from "./tokens.service.ts";
 
 /** `/api/admin/tokens?serverId=`: the registration tokens of one managed server. */
 export function tokenRoutes(ctx: PortalContext): Hono<PortalEnv> {
   const tokens = ctx.services.tokens;
   const server = validate("query", ServerIdQuery);
+  // Concurrent list requests share one list (TokensService.list): serialise it once for all of them.
+  const bodies = new WeakMap<readonly TokenRecord[], string>();
   return new Hono<PortalEnv>()
-    .get("/", server, async (c) => c.json({ tokens: await tokens.list(c.req.valid("query").serverId) }))
+    .get("/", server, async (c) => {
+      const list = await tokens.list(c.req.valid("query").serverId);
+      let body = bodies.get(list);
+      if (body === undefined) {
+        body = JSON.stringify({ tokens: list });
+        bodies.set(list, body);
+      }
+      return c.body(body, 200, { "content-type": "application/json" });
+    })
     .post("/", server, validate("json", CreateTokenBody), async (c) =>
       c.json({ token: await tokens.create(c.req.valid("query").serverId, c.req.valid("json"), actorOf(c)) }, 201),
     )

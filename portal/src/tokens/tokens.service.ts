@@ -1,9 +1,10 @@
 import { HttpError } from "../../../lib/http-error.ts";
 import { parseOr400 } from "../../../lib/validate.ts";
 import type { AuditActor, AuditService } from "../audit/audit.service.ts";
-import type { HomeserverConnector } from "../homeserver/connector.ts";
+import type { HomeserverConnector, ServerConnection } from "../homeserver/connector.ts";
 import { type HomeserverToken, RegistrationTokensApi } from "../homeserver/registration-tokens-api.ts";
 import type { ServersService } from "../servers/servers.service.ts";
+import { SingleFlight } from "./single-flight.ts";
 import { tokenState } from "./token-state.ts";
 import type { TokenMetadataRow, TokensRepository } from "./tokens.repository.ts";
 import { type CreateTokenInput, TokenString, type UpdateTokenInput } from "./tokens.schema.ts";
@@ -33,17 +34,33 @@ export class TokensService {
     private readonly now: () => number,
   ) {}
 
-  /** Every token on the homeserver with its metadata; metadata of tokens gone from the homeserver is deleted. */
-  async list(serverId: string): Promise<TokenRecord[]> {
-    const api = await this.api(serverId);
+  /** List calls in flight, per server id. */
+  private readonly lists = new SingleFlight<readonly TokenRecord[]>();
+
+  /**
+   * Every token on the homeserver with its metadata; metadata of tokens gone from the homeserver is deleted.
+   *
+   * Concurrent calls for one server share one homeserver call and one merge (many admin pages at once, the
+   * dashboard's statistics), so the answer is shared too: callers must not modify it. A token write through this service ends
+   * the sharing when it is done (see `written`): a list asked for after a write never answers from before it.
+   */
+  async list(serverId: string): Promise<readonly TokenRecord[]> {
+    const server = await this.servers.requireRow(serverId);
+    // A server whose URL or admin token changed meanwhile is asked again, not answered from the old call.
+    return this.lists.run(serverId, `${server.internal_url} ${server.admin_token_enc}`, () => this.load(server));
+  }
+
+  private async load(server: ServerConnection): Promise<TokenRecord[]> {
+    const api = this.apiFor(server);
     // Rows written after this instant may belong to a token created meanwhile: they are not orphans yet.
     const askedAt = this.isoNow();
-    const [tokens, rows] = await Promise.all([api.list(), this.repository.listForServer(serverId)]);
+    const [tokens, rows] = await Promise.all([api.list(), this.repository.listForServer(server.id)]);
     const metadata = new Map(rows.map((row) => [row.token, row]));
     const present = new Set(tokens.map((token) => token.token));
     const orphans = rows.filter((row) => !present.has(row.token)).map((row) => row.token);
-    if (orphans.length > 0) await this.repository.deleteStale(serverId, orphans, askedAt);
-    return tokens.map((token) => this.merge(token, metadata.get(token.token)));
+    if (orphans.length > 0) await this.repository.deleteStale(server.id, orphans, askedAt);
+    const now = this.now();
+    return tokens.map((token) => this.merge(token, metadata.get(token.token), now));
   }
 
   async get(serverId: string, token: string): Promise<TokenRecord> {
@@ -59,6 +76,10 @@ export class TokensService {
   }
 
   async create(serverId: string, input: CreateTokenInput, actor: AuditActor): Promise<TokenRecord> {
+    return this.written(serverId, () => this.createNow(serverId, input, actor));
+  }
+
+  private async createNow(serverId: string, input: CreateTokenInput, actor: AuditActor): Promise<TokenRecord> {
     const api = await this.api(serverId);
     this.assertFuture(input.expiry_time);
     const explicit = input.token ? { token: input.token } : { length: input.length ?? 16 };
@@ -84,6 +105,10 @@ export class TokensService {
    * disabled token enables it again (it replaces the 0 that disabling wrote on the homeserver).
    */
   async update(serverId: string, token: string, input: UpdateTokenInput, actor: AuditActor): Promise<TokenRecord> {
+    return this.written(serverId, () => this.updateNow(serverId, token, input, actor));
+  }
+
+  private async updateNow(serverId: string, token: string, input: UpdateTokenInput, actor: AuditActor): Promise<TokenRecord> {
     const name = parseOr400(TokenString, token, "token");
     const api = await this.api(serverId);
     if (input.expiry_time !== undefined) this.assertFuture(input.expiry_time);
@@ -116,6 +141,10 @@ export class TokensService {
 
   /** PATCH: `uses_allowed` 0 on the homeserver and the local disabled flag (Synapse alone would treat 0 as unlimited). */
   async disable(serverId: string, token: string, actor: AuditActor): Promise<TokenRecord> {
+    return this.written(serverId, () => this.disableNow(serverId, token, actor));
+  }
+
+  private async disableNow(serverId: string, token: string, actor: AuditActor): Promise<TokenRecord> {
     const name = parseOr400(TokenString, token, "token");
     const api = await this.api(serverId);
     const updated = await api.update(name, { uses_allowed: 0 });
@@ -127,6 +156,10 @@ export class TokensService {
 
   /** Deletes on the homeserver and locally; 404 only when neither side knew the token. */
   async delete(serverId: string, token: string, actor: AuditActor): Promise<void> {
+    return this.written(serverId, () => this.deleteNow(serverId, token, actor));
+  }
+
+  private async deleteNow(serverId: string, token: string, actor: AuditActor): Promise<void> {
     const name = parseOr400(TokenString, token, "token");
     const api = await this.api(serverId);
     const onHomeserver = await api.delete(name);
@@ -135,14 +168,29 @@ export class TokensService {
     await this.audit.record(actor, { action: "token.deleted", serverId, target: name });
   }
 
+  /**
+   * Runs a token write, then ends the sharing of list calls for the server, failed or not (a write that timed out
+   * may still have happened): only when the homeserver has answered can a new list call see the change.
+   */
+  private async written<T>(serverId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.lists.end(serverId);
+    }
+  }
+
   /** The token API of a managed server (404 for an unknown server). */
   private async api(serverId: string): Promise<RegistrationTokensApi> {
-    const server = await this.servers.requireRow(serverId);
+    return this.apiFor(await this.servers.requireRow(serverId));
+  }
+
+  private apiFor(server: ServerConnection): RegistrationTokensApi {
     return new RegistrationTokensApi(this.connector.client(server));
   }
 
-  private merge(token: HomeserverToken, metadata: TokenMetadataRow | undefined): TokenRecord {
-    const state = tokenState(token, metadata?.disabled === 1, this.now());
+  private merge(token: HomeserverToken, metadata: TokenMetadataRow | undefined, now = this.now()): TokenRecord {
+    const state = tokenState(token, metadata?.disabled === 1, now);
     return {
       ...token,
       label: metadata?.label ?? null,

@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { SingleFlight } from "./single-flight.ts";
+
+/** A load that the test finishes by hand, counting how often it was started. */
+function manualLoads() {
+  const pending: { resolve(value: string): void; reject(error: Error): void }[] = [];
+  return {
+    started: () => pending.length,
+    load: () => new Promise<string>((resolve, reject) => pending.push({ resolve, reject })),
+    finish: (index: number, value: string) => pending[index]?.resolve(value),
+    fail: (index: number, error: Error) => pending[index]?.reject(error),
+  };
+}
+
+describe("single flight", () => {
+  it("shares the load in flight per key and version, and keeps nothing once it settles", async () => {
+    const flights = new SingleFlight<string>();
+    const loads = manualLoads();
+    const a = flights.run("s1", "v1", loads.load);
+    const b = flights.run("s1", "v1", loads.load);
+    const other = flights.run("s2", "v1", loads.load);
+    assert.equal(loads.started(), 2, "one load per key");
+    loads.finish(0, "first");
+    loads.finish(1, "other");
+    assert.deepEqual(await Promise.all([a, b, other]), ["first", "first", "other"]);
+    assert.equal(flights.size, 0);
+    const later = flights.run("s1", "v1", loads.load);
+    assert.equal(loads.started(), 3, "a caller after the load settled starts a new one");
+    loads.finish(2, "second");
+    assert.equal(await later, "second");
+  });
+
+  it("starts anew for another version of the same key (a server whose URL or token changed)", async () => {
+    const flights = new SingleFlight<string>();
+    const loads = manualLoads();
+    const old = flights.run("s1", "url-a", loads.load);
+    const changed = flights.run("s1", "url-b", loads.load);
+    assert.equal(loads.started(), 2);
+    loads.finish(1, "from b");
+    loads.finish(0, "from a");
+    assert.deepEqual(await Promise.all([old, changed]), ["from a", "from b"]);
+    assert.equal(flights.size, 0, "the older load settling last leaves no entry behind");
+  });
+
+  it("after end(), new callers start a new load while earlier callers keep theirs", async () => {
+    const flights = new SingleFlight<string>();
+    const loads = manualLoads();
+    const before = flights.run("s1", "v", loads.load);
+    flights.end("s1");
+    const after = flights.run("s1", "v", loads.load);
+    const alsoAfter = flights.run("s1", "v", loads.load);
+    assert.equal(loads.started(), 2);
+    loads.finish(0, "before the write");
+    // The earlier load settling must not remove the newer one.
+    assert.equal(await before, "before the write");
+    assert.equal(flights.size, 1);
+    loads.finish(1, "after the write");
+    assert.deepEqual(await Promise.all([after, alsoAfter]), ["after the write", "after the write"]);
+  });
+
+  it("fails every caller of a failed load; the next caller tries again", async () => {
+    const flights = new SingleFlight<string>();
+    const loads = manualLoads();
+    const a = flights.run("s1", "v", loads.load);
+    const b = flights.run("s1", "v", loads.load);
+    loads.fail(0, new Error("homeserver down"));
+    await assert.rejects(a, /homeserver down/);
+    await assert.rejects(b, /homeserver down/);
+    const retry = flights.run("s1", "v", loads.load);
+    assert.equal(loads.started(), 2);
+    loads.finish(1, "back");
+    assert.equal(await retry, "back");
+  });
+});

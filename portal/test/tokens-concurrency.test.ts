@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { PortalClient, Reply } from "./support/portal-client.ts";
+import { addServer, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+
+const LIST_PATH = "/_synapse/admin/v1/registration_tokens";
+const isList = (request: { method: string; path: string }) => request.method === "GET" && request.path === LIST_PATH;
+
+/** Waits until `condition()` holds (polling), failing after `ms`. */
+async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(5);
+  }
+}
+
+const names = (reply: Reply) => (reply.body.tokens as { token: string }[]).map((token) => token.token);
+
+describe("token lists under concurrent requests", () => {
+  let portal: TestPortal;
+  let hs: HomeserverSimulator;
+  let admin: PortalClient;
+  let path: (suffix?: string) => string;
+  const listCalls = () => hs.requests().filter(isList).length;
+
+  before(async () => {
+    [portal, hs] = await Promise.all([startTestPortal(), startSimulator({ serverName: "concurrency.test" })]);
+    admin = await portal.admin();
+    const serverId = (await addServer(admin, hs)).id;
+    path = (suffix = "") => `/api/admin/tokens${suffix}?serverId=${serverId}`;
+    for (let i = 0; i < 20; i++) assert.equal((await admin.post(path(), { token: `seed-${i}`, label: `Seed ${i}` })).status, 201);
+  });
+  after(async () => {
+    await portal.stop();
+    await hs.close();
+    removeDataDir(portal.dataDir);
+  });
+
+  it("answers 50 concurrent list requests from one homeserver call", async () => {
+    // The homeserver answers slowly: every request of the burst arrives while the first call is out.
+    const slow = hs.holdResponses(isList);
+    const before = listCalls();
+    const replies = Array.from({ length: 50 }, () => admin.get(path()));
+    try {
+      await until(() => slow.held() >= 1, "the first list call reached the homeserver");
+      await sleep(300);
+    } finally {
+      slow.release();
+    }
+    const answered = await Promise.all(replies);
+    assert.ok(
+      answered.every((reply) => reply.status === 200),
+      answered.map((reply) => reply.status).join(),
+    );
+    const expected = answered[0]?.body;
+    assert.equal(expected.tokens.length, 20);
+    for (const reply of answered) assert.deepEqual(reply.body, expected);
+    assert.equal(listCalls() - before, 1, "one list call for the whole burst");
+
+    // Nothing is kept once the call is answered: the next request asks the homeserver again.
+    assert.equal((await admin.get(path())).status, 200);
+    assert.equal(listCalls() - before, 2);
+  });
+
+  it("never answers a list asked for after a token write with a call from before it", async () => {
+    const slow = hs.holdResponses(isList);
+    try {
+      const early = admin.get(path());
+      await until(() => slow.held() >= 1, "the early list call reached the homeserver");
+      // The homeserver already answered the early call (without this token); the answer is on its way.
+      assert.equal((await admin.post(path(), { token: "written-meanwhile", label: "New" })).status, 201);
+      const late = admin.get(path());
+      await until(() => slow.held() >= 2, "the list asked for after the write made its own call", 5_000);
+      slow.release();
+      assert.ok(!names(await early).includes("written-meanwhile"), "the early call was answered before the write");
+      const lateList = await late;
+      assert.ok(names(lateList).includes("written-meanwhile"));
+      assert.equal(lateList.body.tokens.find((t: { token: string }) => t.token === "written-meanwhile").label, "New");
+    } finally {
+      slow.release();
+    }
+  });
+
+  it("lists every write at once while lists keep coming (create, update, disable, delete)", async () => {
+    let stop = false;
+    const background = Array.from({ length: 8 }, async () => {
+      while (!stop) assert.equal((await admin.get(path())).status, 200);
+    });
+    try {
+      for (let i = 0; i < 15; i++) {
+        const token = `busy-${i}`;
+        assert.equal((await admin.post(path(), { token, uses_allowed: 5 })).status, 201);
+        const find = async () => (await admin.get(path())).body.tokens.find((t: { token: string }) => t.token === token);
+        assert.equal((await find())?.uses_allowed, 5, `${token} listed right after its creation`);
+        assert.equal((await admin.put(path(`/${token}`), { uses_allowed: 7, label: "seven" })).status, 200);
+        assert.deepEqual(await find().then((t) => [t?.uses_allowed, t?.label]), [7, "seven"]);
+        assert.equal((await admin.patch(path(`/${token}`))).status, 200);
+        assert.equal((await find())?.disabled, true);
+        assert.equal((await admin.delete(path(`/${token}`))).status, 200);
+        assert.equal(await find(), undefined, `${token} gone right after its deletion`);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(background);
+    }
+  });
+});
