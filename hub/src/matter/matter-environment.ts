@@ -11,6 +11,7 @@ import {
   RuntimeService,
   ServiceBundle,
   StorageService,
+  WalStorageDriver,
 } from "@matter/main";
 import {
   DirectoryBlobStorageDriver,
@@ -76,11 +77,15 @@ export function createMatterEnvironment(options: MatterEnvironmentOptions): Matt
 
   const storage = environment.get(StorageService);
   storage.registerDriver(MemoryStorageDriver);
+  storage.registerDriver(WalStorageDriver);
   storage.registerDriver(FileStorageDriver);
   storage.registerBlobDriver(FlatFileBlobStorageDriver);
   storage.registerBlobDriver(DirectoryBlobStorageDriver);
-  // "file" is matter.js's Node.js default and the only persistent driver that works on Node 20 (sqlite needs 22).
-  storage.defaultDriver = "file";
+  // matter.js's write-ahead-log driver for new storage: every attribute change of a bridged device is persisted, and
+  // appending a record to the log costs about a third of the CPU of the "file" driver's temp-file + rename per key
+  // (docs/PERFORMANCE.md) and far fewer writes to an SD card. A bridge whose storage the "file" driver created keeps
+  // using it (matter.js reads the kind from driver.json). sqlite needs Node 22.
+  storage.defaultDriver = "wal";
   storage.defaultBlobDriver = "file";
 
   ServiceBundle.default.deploy(environment);
