@@ -1,6 +1,7 @@
 // The whole suite, run by `npm test` inside scripts/isolate.sh: lint, type-check, build the web UIs, then every
 // *.test.ts through node:test with tsx. Exits non-zero on the first failing step.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,30 +20,57 @@ function findTests(dir) {
   return found;
 }
 
-function step(name, command, args) {
+/**
+ * Runs one step in its own process group, so that a time limit ends the step with everything it spawned (node --test
+ * runs each file in a child process). Exits non-zero when the step fails or times out.
+ */
+async function step(name, command, args, timeoutMinutes) {
   const started = Date.now();
   console.log(`\n▶ ${name}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
-  console.log(`  ${name}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  const child = spawn(command, args, { cwd: root, stdio: "inherit", detached: true });
+  const killGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {}
+  };
+  // The group is not the terminal's foreground group any more: pass Ctrl-C and a stop on.
+  const forward = (signal) => killGroup(signal);
+  process.on("SIGINT", forward).on("SIGTERM", forward);
+  let timedOut = false;
+  const timer =
+    timeoutMinutes &&
+    setTimeout(() => {
+      timedOut = true;
+      killGroup("SIGKILL");
+    }, timeoutMinutes * 60_000);
+  const [status] = await once(child, "exit");
+  clearTimeout(timer);
+  process.off("SIGINT", forward).off("SIGTERM", forward);
+  if (timedOut) {
+    // A test file whose process never exits (a handle left open after its tests passed) would otherwise hold CI
+    // until its own time limit.
+    console.log(`  ${name}: TIMED OUT after ${timeoutMinutes} min. A test file did not exit (a timer, socket or`);
+    console.log("  storage left open): the files above without a summary line are the suspects.");
+    process.exit(1);
+  }
+  console.log(`  ${name}: ${status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (status !== 0) process.exit(status ?? 1);
 }
 
 const bin = (name) => join(root, "node_modules", ".bin", name);
 if (only.length === 0) {
-  step("lint (biome)", bin("biome"), ["check", "."]);
-  step("type-check (tsc)", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
+  await step("lint (biome)", bin("biome"), ["check", "."]);
+  await step("type-check (tsc)", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
 }
-step("build web UIs (vite)", "npm", ["run", "--silent", "build:web"]);
+await step("build web UIs (vite)", "npm", ["run", "--silent", "build:web"]);
 
 const files = findTests(root)
   .map((file) => relative(root, file))
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))
   .sort();
-step(`tests (${files.length} files)`, process.execPath, [
-  "--import",
-  "tsx",
-  "--test",
-  "--test-concurrency=2",
-  "--test-reporter=spec",
-  ...files,
-]);
+await step(
+  `tests (${files.length} files)`,
+  process.execPath,
+  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...files],
+  14,
+);

@@ -27,14 +27,25 @@ export function spawnCaptured(command: string, args: string[], options: { cwd: s
 }
 
 /** Asks the OS for a free TCP port on loopback. */
+/**
+ * A TCP port free on 127.0.0.1 right now, for a child process to listen on. Picked at random below Linux's ephemeral
+ * range (32768+): a port the OS hands out for `listen(0)` elsewhere in the test run (two test files run at once) can
+ * then never be the one we chose, and two concurrent picks collide with a chance of 1 in 12,000.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (bound) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+  throw new Error("no free TCP port found");
 }
 
 /** Polls `url` until it answers with one of `statuses`, or fails after `timeoutMs` with the process output. */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { badRequest, notFound } from "../../../lib/http-error.ts";
+import { badRequest, HttpError, notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { BridgeConfig, CreateBridge, UpdateBridge } from "./bridge-config.ts";
 import type { BridgeRuntime, BridgeRuntimeFactory } from "./bridge-runtime.ts";
@@ -44,6 +44,8 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   }
 
   #loaded = false;
+  /** Set by {@link stop}: the hub is going away, so nothing starts again. */
+  #stopped = false;
 
   /**
    * Reads the stored bridges (once). The hub awaits this before it serves HTTP: a bridge created through the API
@@ -56,16 +58,22 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     for (const config of this.store.list()) this.#attach(config);
   }
 
-  /** Starts the stored bridges meant to run, by priority (loading them first if needed). */
+  /**
+   * Starts the stored bridges meant to run, by priority (loading them first if needed). Each start takes its turn in
+   * the bridge's queue, and none begins once {@link stop} was called: the hub may be stopped while this is running
+   * (SIGTERM during start-up), and a bridge started after the stop would hold its storage open for ever.
+   */
   async start(): Promise<void> {
     await this.load();
     await this.#eachByPriority(
       this.store.list().filter((b) => b.autoStart),
-      (id) => this.#runtime(id).start(),
+      (id) => this.#startQueued(id),
     );
   }
 
+  /** Stops every bridge, each after what its queue already holds; later starts and recoveries do nothing. */
   async stop(): Promise<void> {
+    this.#stopped = true;
     await Promise.all([...this.#runtimes.keys()].map((id) => this.#serial(id, () => this.#runtime(id).stop())));
   }
 
@@ -124,7 +132,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     await this.store.put(config);
     this.#attach(config);
     this.emit("listChanged");
-    if (config.autoStart) await this.#serial(config.id, () => this.#runtime(config.id).start());
+    if (config.autoStart) await this.#startQueued(config.id);
     return this.record(config.id);
   }
 
@@ -134,6 +142,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     const next: BridgeConfig = { ...current, ...patch, id, updatedAt: new Date().toISOString() };
     await this.store.put(next);
     await this.#serial(id, async () => {
+      this.#refuseWhenStopped();
       const runtime = this.#runtime(id);
       const needsRestart = next.port !== current.port || next.serverMode !== current.serverMode;
       if (needsRestart && runtime.status !== "stopped") {
@@ -183,6 +192,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     const config = this.#config(id);
     const runtime = this.#runtime(id);
     const result = await this.#serial(id, async (): Promise<Record<string, unknown>> => {
+      this.#refuseWhenStopped();
       switch (action) {
         case "start":
           if (!config.autoStart) await this.store.put({ ...config, autoStart: true });
@@ -230,7 +240,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   async recover(id: string): Promise<{ ok: boolean; error?: string } | undefined> {
     const runtime = this.#runtime(id);
     return this.#serial(id, async () => {
-      if (runtime.status !== "failed" || !this.store.get(id)?.autoStart) return undefined;
+      if (this.#stopped || runtime.status !== "failed" || !this.store.get(id)?.autoStart) return undefined;
       try {
         await runtime.start();
       } catch (error) {
@@ -289,6 +299,18 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     const runtime = this.#runtimes.get(id);
     if (!runtime) throw notFound(`Bridge not found: ${id}`);
     return runtime;
+  }
+
+  /** Starts a bridge in its turn, unless the hub has begun to stop by then (the stored bridge starts next time). */
+  #startQueued(id: string): Promise<void> {
+    return this.#serial(id, async () => {
+      if (!this.#stopped) await this.#runtime(id).start();
+    });
+  }
+
+  /** A request already in flight when the hub began to stop must not open a node behind the stop. */
+  #refuseWhenStopped(): void {
+    if (this.#stopped) throw new HttpError(503, "The hub is shutting down");
   }
 
   /** Runs bridge actions one after another per bridge (a start racing a stop would leave nodes half-open). */

@@ -1,5 +1,4 @@
 import { createSocket } from "node:dgram";
-import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,13 +15,19 @@ export function silentLogger(): Logger {
 }
 
 /** A UDP port free on IPv4 and IPv6 right now (a dual-stack socket on port 0, then released). */
+/** A UDP port free for IPv4 and IPv6 now, picked at random below the ephemeral range (see `freePort`). */
 export async function freeUdpPort(): Promise<number> {
-  const socket = createSocket({ type: "udp6", ipv6Only: false });
-  socket.bind(0);
-  await once(socket, "listening");
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const socket = createSocket({ type: "udp6", ipv6Only: false });
+    const bound = await new Promise<boolean>((resolve) => {
+      socket.once("error", () => resolve(false));
+      socket.bind(port, () => resolve(true));
+    });
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    if (bound) return port;
+  }
+  throw new Error("no free UDP port found");
 }
 
 /** A fresh temporary folder and a function that removes it. */
