@@ -133,8 +133,8 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
     await until((p) => (p.details as { cameras?: { liveView: string }[] } | null)?.cameras?.[0]?.liveView === "webrtc");
   });
 
-  it("opens a live view through the bridge: the controller's WebRTC peer receives the simulated camera's H.264 RTP", async () => {
-    const ep = endpointOf(await until((p) => p.devices.length === 1), FRONT) as number;
+  /** Allocates an H.264 live-view video stream as a phone would before asking for WebRTC; its id. */
+  const allocateLiveView = async (ep: number) => {
     const { videoStreamId } = (await invoke(ep, "CameraAvStreamManagement", "videoStreamAllocate", {
       streamUsage: LIVE_VIEW,
       videoCodec: 0,
@@ -146,6 +146,12 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
       maxBitRate: 4_000_000,
       keyFrameInterval: 1000,
     })) as { videoStreamId: number };
+    return videoStreamId;
+  };
+
+  it("opens a live view through the bridge: the controller's WebRTC peer receives the simulated camera's H.264 RTP", async () => {
+    const ep = endpointOf(await until((p) => p.devices.length === 1), FRONT) as number;
+    const videoStreamId = await allocateLiveView(ep);
     const viewer = await WebRtcViewer.create();
     try {
       const offer = await viewer.offer();
@@ -217,17 +223,7 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
 
   /** A session the controller opened (offer only: no media needed) on the camera endpoint `ep`. */
   const openSession = async (ep: number) => {
-    const { videoStreamId } = (await invoke(ep, "CameraAvStreamManagement", "videoStreamAllocate", {
-      streamUsage: LIVE_VIEW,
-      videoCodec: 0,
-      minFrameRate: 5,
-      maxFrameRate: 30,
-      minResolution: { width: 64, height: 48 },
-      maxResolution: { width: 1920, height: 1080 },
-      minBitRate: 10_000,
-      maxBitRate: 4_000_000,
-      keyFrameInterval: 1000,
-    })) as { videoStreamId: number };
+    const videoStreamId = await allocateLiveView(ep);
     const viewer = await WebRtcViewer.create();
     const offer = await viewer.offer();
     await viewer.close();

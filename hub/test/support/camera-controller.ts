@@ -1,15 +1,15 @@
 import { EndpointNumber, type NodeId, VendorId } from "@matter/main";
 import { WebRtcTransportRequestorServer } from "@matter/main/behaviors/web-rtc-transport-requestor";
-import { GeneralCommissioning } from "@matter/main/clusters";
 import type { WebRtcTransportRequestor } from "@matter/main/clusters/web-rtc-transport-requestor";
 import { CameraControllerDevice } from "@matter/main/devices/camera-controller";
 import { Invoke } from "@matter/main/protocol";
-import { ManualPairingCodeCodec, Status, StatusResponseError, StreamUsage } from "@matter/main/types";
+import { Status, StatusResponseError, StreamUsage } from "@matter/main/types";
 import { CommissioningController } from "@project-chip/matter.js";
 import type { Logger } from "../../../lib/logger.ts";
 import { assertNetworkIsolated } from "../../../lib/testing/isolation.ts";
 import { createMatterEnvironment, type MatterEnvironment } from "../../src/matter/matter-environment.ts";
 import { resolveCluster, resolveCommand } from "./matter-clusters.ts";
+import { commissionAt } from "./matter-controller.ts";
 import { silentLogger } from "./matter-fixtures.ts";
 
 /** The endpoint of the controller's WebRtcTransportRequestor server (the OriginatingEndpointID of its offers). */
@@ -93,18 +93,7 @@ export class CameraController {
   }
 
   async commission(manualCode: string, address: { ip: string; port: number }): Promise<NodeId> {
-    const { passcode, shortDiscriminator } = ManualPairingCodeCodec.decode(manualCode);
-    return this.#controller.commissionNode({
-      commissioning: {
-        regulatoryLocation: GeneralCommissioning.RegulatoryLocationType.IndoorOutdoor,
-        regulatoryCountryCode: "XX",
-      },
-      discovery: {
-        knownAddress: { ip: address.ip, port: address.port, type: "udp" },
-        identifierData: shortDiscriminator === undefined ? {} : { shortDiscriminator },
-      },
-      passcode,
-    });
+    return commissionAt(this.#controller, manualCode, address);
   }
 
   /**

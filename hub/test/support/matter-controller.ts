@@ -79,17 +79,7 @@ export class TestController {
 
   /** Commissions the node behind `manualCode` at a known address; resolves once its subscription is primed. */
   async commission(manualCode: string, address: { ip: string; port: number }): Promise<NodeId> {
-    const { passcode, shortDiscriminator } = ManualPairingCodeCodec.decode(manualCode);
-    return this.#controller.commissionNode({
-      commissioning: {
-        regulatoryLocation: GeneralCommissioning.RegulatoryLocationType.IndoorOutdoor,
-        regulatoryCountryCode: "XX",
-      },
-      discovery: {
-        knownAddress: { ip: address.ip, port: address.port, type: "udp" },
-        identifierData: shortDiscriminator === undefined ? {} : { shortDiscriminator },
-      },
-      passcode,
+    return commissionAt(this.#controller, manualCode, address, {
       subscribeMinIntervalFloorSeconds: 0,
       subscribeMaxIntervalCeilingSeconds: 10,
     });
@@ -239,4 +229,29 @@ function observeReports(node: PairedNode, listener: (report: AttributeReport) =>
     listener({ endpoint: path.endpointId, clusterId: path.clusterId, attribute: path.attributeName, value });
   node.events.attributeChanged.on(observer);
   return () => node.events.attributeChanged.off(observer);
+}
+
+/**
+ * Commissions the node behind `manualCode` at a known loopback address (no discovery over mDNS), with a test
+ * regulatory configuration; `extra` adds commissioning options such as subscription intervals.
+ */
+export function commissionAt(
+  controller: CommissioningController,
+  manualCode: string,
+  address: { ip: string; port: number },
+  extra: { subscribeMinIntervalFloorSeconds?: number; subscribeMaxIntervalCeilingSeconds?: number } = {},
+): Promise<NodeId> {
+  const { passcode, shortDiscriminator } = ManualPairingCodeCodec.decode(manualCode);
+  return controller.commissionNode({
+    commissioning: {
+      regulatoryLocation: GeneralCommissioning.RegulatoryLocationType.IndoorOutdoor,
+      regulatoryCountryCode: "XX",
+    },
+    discovery: {
+      knownAddress: { ip: address.ip, port: address.port, type: "udp" },
+      identifierData: shortDiscriminator === undefined ? {} : { shortDiscriminator },
+    },
+    passcode,
+    ...extra,
+  });
 }

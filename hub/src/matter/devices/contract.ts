@@ -4,30 +4,11 @@
  * through these plain types.
  */
 import type { HassEntity } from "../../home-assistant/types.ts";
+import { PLUGIN_DEVICE_TYPE_KEYS } from "../../plugins/api.ts";
 
 /** Device type keys: the 21 of the plugin spec plus the better-fitting types matter.js provides. */
 export const DEVICE_TYPE_KEYS = [
-  "on_off_light",
-  "dimmable_light",
-  "color_temperature_light",
-  "extended_color_light",
-  "on_off_plugin_unit",
-  "dimmable_plug_in_unit",
-  "temperature_sensor",
-  "humidity_sensor",
-  "pressure_sensor",
-  "flow_sensor",
-  "light_sensor",
-  "occupancy_sensor",
-  "contact_sensor",
-  "air_quality_sensor",
-  "thermostat",
-  "door_lock",
-  "fan",
-  "air_purifier",
-  "window_covering",
-  "generic_switch",
-  "water_leak_detector",
+  ...PLUGIN_DEVICE_TYPE_KEYS,
   "smoke_co_alarm",
   "robotic_vacuum_cleaner",
   "speaker",
