@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
-import { addServer, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+import {
+  addServer,
+  startPortalWithHomeserver,
+  startSimulator,
+  stopPortalWithHomeserver,
+  type TestPortal,
+} from "./support/portal-harness.ts";
 
 const FEATURE_KEYS = [
   "command_handling",
@@ -23,15 +29,9 @@ describe("bots", () => {
   let admin: PortalClient;
   let serverId: string;
   before(async () => {
-    [portal, hs] = await Promise.all([startTestPortal(), startSimulator({ serverName: "bots.test" })]);
-    admin = await portal.admin();
-    serverId = (await addServer(admin, hs)).id;
+    ({ portal, hs, admin, serverId } = await startPortalWithHomeserver({ homeserver: { serverName: "bots.test" } }));
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   const bots = (query = `?serverId=${serverId}`) => `/api/admin/bots${query}`;
   async function create(body: Record<string, unknown>) {

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import { gif, ico, jpeg, png, SVG, webp } from "./support/images.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
-import { addServer, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+import { addServer, startPortalWithHomeserver, stopPortalWithHomeserver, type TestPortal } from "./support/portal-harness.ts";
 
 const DEFAULT_FIELDS = [
   "appTitle",
@@ -40,14 +40,9 @@ describe("branding", () => {
   const assetFiles = () => (existsSync(assetsDir()) ? readdirSync(assetsDir()).filter((name) => !name.startsWith(".")) : []);
 
   before(async () => {
-    [portal, hs] = await Promise.all([startTestPortal(), startSimulator({ serverName: "branding.test" })]);
-    admin = await portal.admin();
+    ({ portal, hs, admin } = await startPortalWithHomeserver({ homeserver: { serverName: "branding.test" }, server: false }));
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   async function auditActions(): Promise<string[]> {
     const reply = await admin.get("/api/admin/audit?limit=200");

@@ -8,9 +8,9 @@ import type { PortalClient } from "./support/portal-client.ts";
 import {
   addServer,
   NO_DOCKER,
-  removeDataDir,
+  startPortalWithHomeserver,
   startSimulator,
-  startTestPortal,
+  stopPortalWithHomeserver,
   type TestPortal,
 } from "./support/portal-harness.ts";
 
@@ -25,17 +25,13 @@ describe("integration health check failures", () => {
   let hs: HomeserverSimulator;
   let admin: PortalClient;
   before(async () => {
-    [portal, hs] = await Promise.all([
-      startTestPortal({ capabilities: { ...NO_DOCKER } }),
-      startSimulator({ serverName: "health.test" }),
-    ]);
-    admin = await portal.admin();
+    ({ portal, hs, admin } = await startPortalWithHomeserver({
+      homeserver: { serverName: "health.test" },
+      portal: { capabilities: { ...NO_DOCKER } },
+      server: false,
+    }));
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   /** Installs `catalogId` on a new server of `homeserver` (so every test has its own installation). */
   async function install(catalogId: string, homeserver = hs): Promise<Installed> {

@@ -8,9 +8,9 @@ import {
   addServer,
   FULL_DOCKER,
   NO_DOCKER,
-  removeDataDir,
+  startPortalWithHomeserver,
   startSimulator,
-  startTestPortal,
+  stopPortalWithHomeserver,
   type TestPortal,
 } from "./support/portal-harness.ts";
 
@@ -47,15 +47,9 @@ describe("integrations", () => {
   let admin: PortalClient;
   let serverId: string;
   before(async () => {
-    [portal, hs] = await Promise.all([startTestPortal(), startSimulator({ serverName: "int.test" })]);
-    admin = await portal.admin();
-    serverId = (await addServer(admin, hs)).id;
+    ({ portal, hs, admin, serverId } = await startPortalWithHomeserver({ homeserver: { serverName: "int.test" } }));
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   const base = (query = `?serverId=${serverId}`) => `/api/admin/integrations${query}`;
   async function install(catalogId: string, config?: Record<string, unknown>, server = serverId) {

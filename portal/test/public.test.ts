@@ -2,21 +2,22 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
-import { addServer, nextIp, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+import {
+  addServer,
+  nextIp,
+  startPortalWithHomeserver,
+  stopPortalWithHomeserver,
+  type TestPortal,
+} from "./support/portal-harness.ts";
 
 describe("server resolution", () => {
   let portal: TestPortal;
   let hs: HomeserverSimulator;
   let admin: PortalClient;
   before(async () => {
-    [portal, hs] = await Promise.all([startTestPortal(), startSimulator({ serverName: "resolve.test" })]);
-    admin = await portal.admin();
+    ({ portal, hs, admin } = await startPortalWithHomeserver({ homeserver: { serverName: "resolve.test" }, server: false }));
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   const resolve = (query = "") => portal.client({ ip: nextIp() }).get(`/api/server/resolve${query}`);
 
@@ -78,21 +79,14 @@ describe("token validation", () => {
   let admin: PortalClient;
   let serverId: string;
   before(async () => {
-    [portal, hs] = await Promise.all([
-      startTestPortal(),
-      startSimulator({ serverName: "validate.test", seed: { tokens: [{ token: "pending-one", uses_allowed: 1, pending: 1 }] } }),
-    ]);
-    admin = await portal.admin();
-    serverId = (await addServer(admin, hs)).id;
+    ({ portal, hs, admin, serverId } = await startPortalWithHomeserver({
+      homeserver: { serverName: "validate.test", seed: { tokens: [{ token: "pending-one", uses_allowed: 1, pending: 1 }] } },
+    }));
     for (const token of ["good", "soon-off"])
       await admin.post(`/api/admin/tokens?serverId=${serverId}`, { token, uses_allowed: 1 });
     await admin.patch(`/api/admin/tokens/soon-off?serverId=${serverId}`);
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   const validate = (body: Record<string, unknown>, ip = nextIp()) =>
     portal.client({ ip }).post("/api/register/validate-token", body);

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
-import { addServer, nextIp, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+import {
+  addServer,
+  nextIp,
+  startPortalWithHomeserver,
+  startSimulator,
+  stopPortalWithHomeserver,
+  type TestPortal,
+} from "./support/portal-harness.ts";
 
 const PASSWORD = "correct horse battery";
 const signUp = (username: string, token: string, extra: Record<string, unknown> = {}) => ({
@@ -19,9 +26,8 @@ describe("public registration", () => {
   let admin: PortalClient;
   let serverId: string;
   before(async () => {
-    [portal, hs] = await Promise.all([
-      startTestPortal(),
-      startSimulator({
+    ({ portal, hs, admin, serverId } = await startPortalWithHomeserver({
+      homeserver: {
         serverName: "reg.test",
         passwordPolicy: { minimumLength: 10 },
         exclusiveNamespaces: ["@bridge_.*"],
@@ -32,16 +38,10 @@ describe("public registration", () => {
             { token: "held", uses_allowed: 1, pending: 1 },
           ],
         },
-      }),
-    ]);
-    admin = await portal.admin();
-    serverId = (await addServer(admin, hs)).id;
+      },
+    }));
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   const createToken = async (body: Record<string, unknown>) => {
     const reply = await admin.post(`/api/admin/tokens?serverId=${serverId}`, body);

@@ -5,9 +5,8 @@ import type { PortalClient } from "./support/portal-client.ts";
 import {
   ADMIN_EMAIL,
   addServer,
-  removeDataDir,
-  startSimulator,
-  startTestPortal,
+  startPortalWithHomeserver,
+  stopPortalWithHomeserver,
   type TestPortal,
 } from "./support/portal-harness.ts";
 
@@ -38,14 +37,9 @@ describe("managed servers", () => {
   let hs: HomeserverSimulator;
   let admin: PortalClient;
   before(async () => {
-    [portal, hs] = await Promise.all([startTestPortal(), startSimulator({ serverName: "servers.test" })]);
-    admin = await portal.admin();
+    ({ portal, hs, admin } = await startPortalWithHomeserver({ homeserver: { serverName: "servers.test" }, server: false }));
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   /** The audit actions recorded for one server, oldest first. */
   async function auditActions(serverId: string): Promise<string[]> {

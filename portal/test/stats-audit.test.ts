@@ -6,9 +6,8 @@ import {
   ADMIN_EMAIL,
   addServer,
   nextIp,
-  removeDataDir,
-  startSimulator,
-  startTestPortal,
+  startPortalWithHomeserver,
+  stopPortalWithHomeserver,
   type TestPortal,
 } from "./support/portal-harness.ts";
 
@@ -18,9 +17,8 @@ describe("dashboard statistics and audit log", () => {
   let admin: PortalClient;
   let serverId: string;
   before(async () => {
-    [portal, hs] = await Promise.all([
-      startTestPortal(),
-      startSimulator({
+    ({ portal, hs, admin, serverId } = await startPortalWithHomeserver({
+      homeserver: {
         serverName: "stats.test",
         seed: {
           tokens: [
@@ -30,16 +28,10 @@ describe("dashboard statistics and audit log", () => {
             { token: "zero", uses_allowed: 0 },
           ],
         },
-      }),
-    ]);
-    admin = await portal.admin();
-    serverId = (await addServer(admin, hs)).id;
+      },
+    }));
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   it("counts tokens by state and the portal's recent sign-ups", async () => {
     const tokens = `/api/admin/tokens?serverId=${serverId}`;

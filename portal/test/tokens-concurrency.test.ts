@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
-import { addServer, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+import { startPortalWithHomeserver, stopPortalWithHomeserver, type TestPortal } from "./support/portal-harness.ts";
 
 const LIST_PATH = "/_synapse/admin/v1/registration_tokens";
 const isList = (request: { method: string; path: string }) => request.method === "GET" && request.path === LIST_PATH;
@@ -27,17 +27,12 @@ describe("token lists under concurrent requests", () => {
   const listCalls = () => hs.requests().filter(isList).length;
 
   before(async () => {
-    [portal, hs] = await Promise.all([startTestPortal(), startSimulator({ serverName: "concurrency.test" })]);
-    admin = await portal.admin();
-    const serverId = (await addServer(admin, hs)).id;
-    path = (suffix = "") => `/api/admin/tokens${suffix}?serverId=${serverId}`;
+    const started = await startPortalWithHomeserver({ homeserver: { serverName: "concurrency.test" } });
+    ({ portal, hs, admin } = started);
+    path = (suffix = "") => `/api/admin/tokens${suffix}?serverId=${started.serverId}`;
     for (let i = 0; i < 20; i++) assert.equal((await admin.post(path(), { token: `seed-${i}`, label: `Seed ${i}` })).status, 201);
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   it("answers 50 concurrent list requests from one homeserver call", async () => {
     // The homeserver answers slowly: every request of the burst arrives while the first call is out.

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
-import { addServer, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+import {
+  addServer,
+  startPortalWithHomeserver,
+  startSimulator,
+  stopPortalWithHomeserver,
+  type TestPortal,
+} from "./support/portal-harness.ts";
 
 const TOKEN_FIELDS = ["completed", "disabled", "expiry_time", "label", "note", "pending", "token", "uses_allowed", "valid"];
 
@@ -13,16 +19,10 @@ describe("registration tokens", () => {
   let serverId: string;
   let path: (suffix?: string) => string;
   before(async () => {
-    [portal, hs] = await Promise.all([startTestPortal(), startSimulator({ serverName: "tokens.test" })]);
-    admin = await portal.admin();
-    serverId = (await addServer(admin, hs)).id;
+    ({ portal, hs, admin, serverId } = await startPortalWithHomeserver({ homeserver: { serverName: "tokens.test" } }));
     path = (suffix = "") => `/api/admin/tokens${suffix}?serverId=${serverId}`;
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   const homeserverToken = (token: string) => hs.tokens().find((t) => t.token === token);
   const lastAudit = async () => (await admin.get(`/api/admin/audit?serverId=${serverId}&limit=1`)).body.logs[0];

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
-import { addServer, nextIp, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+import {
+  nextIp,
+  removeDataDir,
+  startPortalWithHomeserver,
+  startTestPortal,
+  stopPortalWithHomeserver,
+  type TestPortal,
+} from "./support/portal-harness.ts";
 
 /** What the web UI asks beyond the spec: username availability, audit filters, the demo flag (docs/portal.md). */
 describe("endpoints for the web UI", () => {
@@ -11,22 +18,15 @@ describe("endpoints for the web UI", () => {
   let admin: PortalClient;
   let serverId: string;
   before(async () => {
-    [portal, hs] = await Promise.all([
-      startTestPortal(),
-      startSimulator({
+    ({ portal, hs, admin, serverId } = await startPortalWithHomeserver({
+      homeserver: {
         serverName: "ui.test",
         exclusiveNamespaces: ["@bridge_.*"],
         seed: { users: [{ localpart: "alice" }] },
-      }),
-    ]);
-    admin = await portal.admin();
-    serverId = (await addServer(admin, hs)).id;
+      },
+    }));
   });
-  after(async () => {
-    await portal.stop();
-    await hs.close();
-    removeDataDir(portal.dataDir);
-  });
+  after(() => stopPortalWithHomeserver(portal, hs));
 
   const available = (username: string, client = portal.client({ ip: nextIp() }), server = serverId) =>
     client.get(`/api/register/username-available?username=${encodeURIComponent(username)}&serverId=${server}`);

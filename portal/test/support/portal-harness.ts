@@ -135,3 +135,35 @@ export async function addServer(
   if (enabled.status !== 200) throw new Error(`enable failed: ${enabled.text}`);
   return enabled.body.server as Record<string, unknown> & { id: string };
 }
+
+/** What most suites run against: a portal, a simulated homeserver and the bootstrap admin logged in. */
+export interface PortalWithHomeserver {
+  portal: TestPortal;
+  hs: HomeserverSimulator;
+  admin: PortalClient;
+  /** The id of an enabled managed server for `hs` (empty with `server: false`). */
+  serverId: string;
+}
+
+/**
+ * Starts a portal and a homeserver simulator side by side, logs the admin in and, unless `server: false`, adds `hs`
+ * as an enabled managed server: the one setup of the suites that test the portal against one homeserver (their
+ * `before`; `stopPortalWithHomeserver` is their `after`).
+ */
+export async function startPortalWithHomeserver(options: {
+  homeserver: HomeserverSimulatorOptions;
+  portal?: TestPortalOptions;
+  server?: boolean;
+}): Promise<PortalWithHomeserver> {
+  const [portal, hs] = await Promise.all([startTestPortal(options.portal), startSimulator(options.homeserver)]);
+  const admin = await portal.admin();
+  const serverId = options.server === false ? "" : (await addServer(admin, hs)).id;
+  return { portal, hs, admin, serverId };
+}
+
+/** Stops what startPortalWithHomeserver started and removes the portal's data dir. */
+export async function stopPortalWithHomeserver(portal: TestPortal, hs: HomeserverSimulator): Promise<void> {
+  await portal.stop();
+  await hs.close();
+  removeDataDir(portal.dataDir);
+}

@@ -1,6 +1,5 @@
-import { useState } from "preact/hooks";
-import { copyText } from "../clipboard.ts";
 import { UI } from "../strings.ts";
+import { useCopy } from "../use-copy.ts";
 import { notify } from "./notify.tsx";
 
 /** Copies `text`; the label says "Copied" for two seconds. `label` is the accessible name (what is copied). */
@@ -15,22 +14,14 @@ export function CopyButton({
   children?: string;
   testId?: string;
 }) {
-  const [copied, setCopied] = useState(false);
+  const { copied, copy } = useCopy();
   return (
     <button
       type="button"
       class="btn btn-small"
       aria-label={label}
       data-testid={testId}
-      onClick={async () => {
-        try {
-          await copyText(text);
-          setCopied(true);
-          setTimeout(() => setCopied(false), 2000);
-        } catch {
-          notify.error(UI.copyFailed);
-        }
-      }}
+      onClick={() => copy(text).catch(() => notify.error(UI.copyFailed))}
     >
       {copied ? UI.copied : (children ?? UI.copy)}
     </button>

@@ -9,6 +9,7 @@ import {
   registrationSteps,
   yamlFile,
 } from "./render.ts";
+import { dockerNetworkField, homeserverUrl, homeserverUrlField } from "./shared-fields.ts";
 import type { CatalogEntry, ConfigField, GeneratedFile, GenerationContext, SecretSpec } from "./types.ts";
 
 /** What differs between the mautrix bridges (all built on mautrix-go's bridgev2 framework, "megabridge" config layout). */
@@ -36,13 +37,7 @@ const commonFields = (defaultPort: number, network: string): ConfigField[] => [
     type: "port",
     default: defaultPort,
   },
-  {
-    key: "homeserverUrl",
-    label: "Homeserver URL",
-    description: "Address the bridge uses to reach the homeserver (default: the managed server's internal URL).",
-    type: "url",
-    default: null,
-  },
+  homeserverUrlField("the bridge"),
   {
     key: "bridgeAddress",
     label: "Bridge address",
@@ -91,15 +86,7 @@ const commonFields = (defaultPort: number, network: string): ConfigField[] => [
     type: "boolean",
     default: false,
   },
-  {
-    key: "dockerNetwork",
-    label: "Docker network",
-    description: "Existing Docker network shared with the homeserver (managed mode).",
-    type: "string",
-    default: "matrix",
-    pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
-    maxLength: 64,
-  },
+  dockerNetworkField,
 ];
 
 const commonSecrets = (prefix: string): SecretSpec[] => [
@@ -205,7 +192,7 @@ function generateMautrix(net: MautrixNetwork, entry: () => CatalogEntry, ctx: Ge
     bridge: { command_prefix: net.commandPrefix, permissions },
     database: { type: "sqlite3-fk-wal", uri: `file:/data/${service}.db?_txlock=immediate` },
     homeserver: {
-      address: (ctx.config.homeserverUrl as string | null) ?? ctx.homeserverInternalUrl,
+      address: homeserverUrl(ctx),
       domain: ctx.serverName,
       software: "standard",
     },

@@ -8,24 +8,9 @@ import {
   registrationSteps,
   yamlFile,
 } from "./render.ts";
-import type { CatalogEntry, ConfigField, GeneratedFile, GenerationContext, SecretSpec } from "./types.ts";
+import { dockerNetworkField, homeserverUrl, homeserverUrlField } from "./shared-fields.ts";
+import type { CatalogEntry, GeneratedFile, SecretSpec } from "./types.ts";
 
-const dockerNetworkField: ConfigField = {
-  key: "dockerNetwork",
-  label: "Docker network",
-  description: "Existing Docker network shared with the homeserver (managed mode).",
-  type: "string",
-  default: "matrix",
-  pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
-  maxLength: 64,
-};
-const homeserverUrlField: ConfigField = {
-  key: "homeserverUrl",
-  label: "Homeserver URL",
-  description: "Address the service uses to reach the homeserver (default: the managed server's internal URL).",
-  type: "url",
-  default: null,
-};
 const appserviceTokens: SecretSpec[] = [
   {
     key: "as_token",
@@ -42,7 +27,6 @@ const appserviceTokens: SecretSpec[] = [
     permanent: true,
   },
 ];
-const homeserverUrl = (ctx: GenerationContext) => (ctx.config.homeserverUrl as string | null) ?? ctx.homeserverInternalUrl;
 
 /** matrix-hookshot: webhooks, GitHub, GitLab, Jira and feeds. Reads its tokens from the registration at runtime. */
 const hookshot: CatalogEntry = {
@@ -76,7 +60,7 @@ const hookshot: CatalogEntry = {
       default: null,
     },
     { key: "feeds", label: "RSS/Atom feeds", description: "Let rooms subscribe to feeds.", type: "boolean", default: true },
-    homeserverUrlField,
+    homeserverUrlField("the service"),
     {
       key: "bridgeAddress",
       label: "Hookshot address",
@@ -201,7 +185,7 @@ const heisenbridge: CatalogEntry = {
       type: "port",
       default: 9898,
     },
-    homeserverUrlField,
+    homeserverUrlField("the service"),
     {
       key: "bridgeAddress",
       label: "Bridge address",
@@ -278,7 +262,7 @@ const draupnir: CatalogEntry = {
   docsUrl: "https://the-draupnir-project.github.io/draupnir-documentation/",
   image: "gnuxie/draupnir:latest",
   configFields: [
-    homeserverUrlField,
+    homeserverUrlField("the service"),
     {
       key: "managementRoom",
       label: "Management room",
@@ -374,7 +358,7 @@ const maubot: CatalogEntry = {
   image: "dock.mau.dev/maubot/maubot:latest",
   configFields: [
     { key: "port", label: "Port", description: "Port of maubot's API and web UI.", type: "port", default: 29316 },
-    homeserverUrlField,
+    homeserverUrlField("the service"),
     {
       key: "publicUrl",
       label: "Public URL",

@@ -128,6 +128,14 @@ export function SignupForm({
   if (failureOn("token")) tokenFieldStatus = { kind: "error", text: failure?.detail ?? failure?.text ?? "" };
   else if (touched.token && token.trim() === "") tokenFieldStatus = { kind: "error", text: P.errors.M_MISSING_PARAM?.text ?? "" };
 
+  /** The field's input handler: a refusal about this field goes once the visitor edits it. */
+  const editing = (field: FieldName, set: (value: string) => void) => (event: { currentTarget: HTMLInputElement }) => {
+    set(event.currentTarget.value);
+    if (failure?.field === field) setFailure(null);
+  };
+  /** Leaving a field with something in it: its rule applies from now on, not only on submit. */
+  const leaving = (field: FieldName, value: string) => () => value !== "" && setTouched((t) => ({ ...t, [field]: true }));
+
   const focus = (field: FieldName | null) => {
     if (field) refs[field].current?.focus();
     else alertRef.current?.focus();
@@ -201,11 +209,8 @@ export function SignupForm({
               required
               maxLength={255}
               value={username}
-              onInput={(e) => {
-                setUsername(e.currentTarget.value);
-                if (failure?.field === "username") setFailure(null);
-              }}
-              onBlur={() => username !== "" && setTouched((t) => ({ ...t, username: true }))}
+              onInput={editing("username", setUsername)}
+              onBlur={leaving("username", username)}
             />
             <span aria-hidden="true" class="su-affix-server">
               :{server.serverName}
@@ -240,11 +245,8 @@ export function SignupForm({
                 minLength={8}
                 maxLength={512}
                 value={password}
-                onInput={(e) => {
-                  setPassword(e.currentTarget.value);
-                  if (failure?.field === "password") setFailure(null);
-                }}
-                onBlur={() => password !== "" && setTouched((t) => ({ ...t, password: true }))}
+                onInput={editing("password", setPassword)}
+                onBlur={leaving("password", password)}
               />
               <button
                 type="button"
@@ -279,7 +281,7 @@ export function SignupForm({
             required
             value={confirm}
             onInput={(e) => setConfirm(e.currentTarget.value)}
-            onBlur={() => confirm !== "" && setTouched((t) => ({ ...t, confirm: true }))}
+            onBlur={leaving("confirm", confirm)}
           />
         )}
       </SignupField>
@@ -296,10 +298,7 @@ export function SignupForm({
             required
             maxLength={64}
             value={token}
-            onInput={(e) => {
-              setToken(e.currentTarget.value);
-              if (failure?.field === "token") setFailure(null);
-            }}
+            onInput={editing("token", setToken)}
           />
         )}
       </SignupField>

@@ -1,24 +1,17 @@
-import { useEffect, useRef, useState } from "preact/hooks";
-import { copyText } from "../../../common/clipboard.ts";
+import { useEffect, useRef } from "preact/hooks";
+import { useCopy } from "../../../common/use-copy.ts";
 import type { ClientLink, PublicBranding, PublicServer } from "../api/public-types.ts";
 import { P } from "../strings/public.ts";
 
 function CopyValue({ value, label }: { value: string; label: string }) {
-  const [copied, setCopied] = useState(false);
+  const { copied, copy } = useCopy();
   return (
     <button
       type="button"
       class="su-copy"
       aria-label={label}
-      onClick={async () => {
-        try {
-          await copyText(value);
-          setCopied(true);
-          setTimeout(() => setCopied(false), 2000);
-        } catch {
-          // Nothing to do: the value is on screen and can be selected by hand.
-        }
-      }}
+      // A refused copy needs nothing more: the value is on screen and can be selected by hand.
+      onClick={() => copy(value).catch(() => undefined)}
     >
       <span aria-live="polite">{copied ? P.success.copied : P.success.copy}</span>
     </button>

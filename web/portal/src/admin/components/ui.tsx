@@ -49,3 +49,23 @@ export function Facts({ items }: { items: [string, ComponentChildren][] }) {
     </dl>
   );
 }
+
+/** The errors a check reported, one per line, under `title` when given; nothing when there are none. */
+export function ErrorList({ errors, title }: { errors: string[]; title?: string }) {
+  if (errors.length === 0) return null;
+  const list = (
+    <ul class="error-list">
+      {errors.map((error) => (
+        <li key={error}>{error}</li>
+      ))}
+    </ul>
+  );
+  return title ? (
+    <>
+      <h3>{title}</h3>
+      {list}
+    </>
+  ) : (
+    list
+  );
+}

@@ -4,6 +4,7 @@ import { useStore } from "../../../../common/store.ts";
 import { useAsync, useDebounced } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { listAudit } from "../api.ts";
+import { SearchFilter, SelectFilter } from "../components/filters.tsx";
 import { formatDate } from "../format.ts";
 import { servers } from "../servers-store.ts";
 
@@ -39,17 +40,12 @@ export function AuditPage() {
     <>
       <PageHeader title={A.audit.title} />
       <div class="toolbar filters" data-testid="audit-filters">
-        <label class="inline-field">
-          {A.audit.server}
-          <select value={serverId} onChange={(e) => filter(() => setServerId(e.currentTarget.value))}>
-            <option value="">{A.audit.allServers}</option>
-            {serverList.map((server) => (
-              <option key={server.id} value={server.id}>
-                {server.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectFilter
+          label={A.audit.server}
+          value={serverId}
+          options={[["", A.audit.allServers], ...serverList.map((server) => [server.id, server.name] as const)]}
+          onChange={(value) => filter(() => setServerId(value))}
+        />
         <label class="inline-field">
           {A.audit.action}
           <select value={action} onChange={(e) => filter(() => setAction(e.currentTarget.value))}>
@@ -68,25 +64,18 @@ export function AuditPage() {
             ))}
           </select>
         </label>
-        <label class="inline-field">
-          {A.audit.actor}
-          <input
-            type="search"
-            value={actorInput}
-            placeholder={A.audit.actorPlaceholder}
-            onInput={(e) => filter(() => setActorInput(e.currentTarget.value))}
-          />
-        </label>
-        <label class="inline-field">
-          {A.common.perPage}
-          <select value={String(limit)} onChange={(e) => filter(() => setLimit(Number(e.currentTarget.value)))}>
-            {[25, 50, 100, 200].map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SearchFilter
+          label={A.audit.actor}
+          value={actorInput}
+          placeholder={A.audit.actorPlaceholder}
+          onInput={(value) => filter(() => setActorInput(value))}
+        />
+        <SelectFilter
+          label={A.common.perPage}
+          value={String(limit)}
+          options={["25", "50", "100", "200"].map((n) => [n, n] as const)}
+          onChange={(value) => filter(() => setLimit(Number(value)))}
+        />
       </div>
       {page.error ? <ErrorMessage error={page.error} title={A.audit.loadFailed} onRetry={() => page.reload()} /> : null}
       {!page.data ? (

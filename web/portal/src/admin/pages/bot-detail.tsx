@@ -7,6 +7,7 @@ import { A } from "../../strings/admin.ts";
 import { type BotDetail, botAction, deleteBot, getBot, setBotToken, type TokenCheck, updateBot } from "../api.ts";
 import { Badge, Facts } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
+import { BotAvatarField, BotConfigField, BotDisplayNameField, parseBotConfig } from "./bot-fields.tsx";
 import { BotFeatures, BotRooms } from "./bot-rooms.tsx";
 
 function EditBot({ bot, onSaved }: { bot: BotDetail; onSaved: () => void }) {
@@ -15,14 +16,7 @@ function EditBot({ bot, onSaved }: { bot: BotDetail; onSaved: () => void }) {
   const [config, setConfig] = useState(JSON.stringify(bot.config, null, 2));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
-  let parsed: unknown;
-  let configError: string | null = null;
-  try {
-    parsed = JSON.parse(config);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) configError = A.bots.configRule;
-  } catch {
-    configError = A.bots.configRule;
-  }
+  const { value: parsed, error: configError } = parseBotConfig(config);
   const submit = async (event: Event) => {
     event.preventDefault();
     if (configError) return;
@@ -56,41 +50,10 @@ function EditBot({ bot, onSaved }: { bot: BotDetail; onSaved: () => void }) {
     <form onSubmit={submit} noValidate>
       {error ? <ErrorMessage error={error} title={A.bots.saveFailed} focus /> : null}
       <div class="form-grid">
-        <Field label={A.bots.displayName}>
-          {(props) => (
-            <input
-              {...props}
-              type="text"
-              maxLength={200}
-              value={displayName}
-              onInput={(e) => setDisplayName(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label={A.bots.avatarUrl} hint={A.bots.avatarHint}>
-          {(props) => (
-            <input
-              {...props}
-              type="text"
-              spellcheck={false}
-              value={avatarUrl}
-              onInput={(e) => setAvatarUrl(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <BotDisplayNameField value={displayName} onInput={setDisplayName} />
+        <BotAvatarField value={avatarUrl} onInput={setAvatarUrl} />
       </div>
-      <Field label={A.bots.config} hint={A.bots.configHint} error={configError}>
-        {(props) => (
-          <textarea
-            {...props}
-            class="code-area"
-            rows={8}
-            spellcheck={false}
-            value={config}
-            onInput={(e) => setConfig(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <BotConfigField value={config} error={configError} onInput={setConfig} />
       <button type="submit" class="btn btn-primary" disabled={busy}>
         {A.common.save}
       </button>

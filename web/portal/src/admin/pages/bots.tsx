@@ -5,6 +5,7 @@ import { useAsync } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { type BotTemplate, createBot, listBots, listBotTemplates } from "../api.ts";
 import { Badge } from "../components/ui.tsx";
+import { BotAvatarField, BotConfigField, BotDisplayNameField, parseBotConfig } from "./bot-fields.tsx";
 import { WithServer } from "./dashboard.tsx";
 
 const LOCALPART = /^[a-z0-9._=-]+$/;
@@ -17,14 +18,8 @@ function CreateBot({ serverId, template, onCancel }: { serverId: string; templat
   const [config, setConfig] = useState(JSON.stringify(template.defaultConfig, null, 2));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
-  let configError: string | null = null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(config || "{}");
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) configError = A.bots.configRule;
-  } catch {
-    configError = A.bots.configRule;
-  }
+  // An emptied config means the empty object here (the edit form asks for one).
+  const { value: parsed, error: configError } = parseBotConfig(config || "{}");
   const localpartError = localpart && (!LOCALPART.test(localpart) || localpart.startsWith("_")) ? A.bots.localpartRule : null;
 
   const submit = async (event: Event) => {
@@ -52,18 +47,12 @@ function CreateBot({ serverId, template, onCancel }: { serverId: string; templat
       <form onSubmit={submit} noValidate data-testid="bot-create-form">
         {error ? <ErrorMessage error={error} title={A.bots.createFailed} focus /> : null}
         <div class="form-grid">
-          <Field label={A.bots.displayName} error={displayName.trim() ? null : A.form.required}>
-            {(props) => (
-              <input
-                {...props}
-                type="text"
-                maxLength={200}
-                value={displayName}
-                autofocus
-                onInput={(e) => setDisplayName(e.currentTarget.value)}
-              />
-            )}
-          </Field>
+          <BotDisplayNameField
+            value={displayName}
+            onInput={setDisplayName}
+            error={displayName.trim() ? null : A.form.required}
+            autofocus
+          />
           <Field label={A.bots.localpart} hint={A.bots.localpartHint(template.suggestedLocalpart)} error={localpartError}>
             {(props) => (
               <input
@@ -76,30 +65,9 @@ function CreateBot({ serverId, template, onCancel }: { serverId: string; templat
               />
             )}
           </Field>
-          <Field label={A.bots.avatarUrl} hint={A.bots.avatarHint}>
-            {(props) => (
-              <input
-                {...props}
-                type="text"
-                spellcheck={false}
-                value={avatarUrl}
-                onInput={(e) => setAvatarUrl(e.currentTarget.value)}
-              />
-            )}
-          </Field>
+          <BotAvatarField value={avatarUrl} onInput={setAvatarUrl} />
         </div>
-        <Field label={A.bots.config} hint={A.bots.configHint} error={configError}>
-          {(props) => (
-            <textarea
-              {...props}
-              class="code-area"
-              rows={8}
-              spellcheck={false}
-              value={config}
-              onInput={(e) => setConfig(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <BotConfigField value={config} error={configError} onInput={setConfig} />
         <div class="form-actions">
           <button type="submit" class="btn btn-primary" disabled={busy}>
             {A.bots.createSubmit}

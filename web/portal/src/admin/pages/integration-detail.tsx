@@ -5,7 +5,7 @@ import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { deleteIntegration, getIntegration, type IntegrationHealth, integrationAction, listCatalog } from "../api.ts";
-import { Badge, Check, Facts } from "../components/ui.tsx";
+import { Badge, Check, ErrorList, Facts } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { IntegrationConfig } from "./integration-config.tsx";
 import { GeneratedFiles, IntegrationSecrets } from "./integration-files.tsx";
@@ -40,13 +40,7 @@ function HealthResult({ health }: { health: IntegrationHealth }) {
           detail={health.missingSecrets.join(", ") || null}
         />
       </ul>
-      {health.errors.length > 0 ? (
-        <ul class="error-list">
-          {health.errors.map((error) => (
-            <li key={error}>{error}</li>
-          ))}
-        </ul>
-      ) : null}
+      <ErrorList errors={health.errors} />
     </div>
   );
 }

@@ -12,7 +12,8 @@ import {
   listCatalog,
   listIntegrations,
 } from "../api.ts";
-import { Badge, Check } from "../components/ui.tsx";
+import { SearchFilter, SelectFilter } from "../components/filters.tsx";
+import { Badge, Check, ErrorList } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { WithServer } from "./dashboard.tsx";
 
@@ -95,27 +96,13 @@ function Catalog({ serverId }: { serverId: string }) {
   return (
     <>
       <div class="toolbar filters" data-testid="catalog-filters">
-        <label class="inline-field">
-          {A.integrations.type}
-          <select value={type} onChange={(e) => setType(e.currentTarget.value)}>
-            <option value="">{A.integrations.allTypes}</option>
-            {TYPES.map((t) => (
-              <option key={t} value={t}>
-                {A.integrations.types[t]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="inline-field">
-          {A.common.search}
-          <input
-            type="search"
-            value={search}
-            maxLength={100}
-            onInput={(e) => setSearch(e.currentTarget.value)}
-            placeholder={A.integrations.searchPlaceholder}
-          />
-        </label>
+        <SelectFilter
+          label={A.integrations.type}
+          value={type}
+          options={[["", A.integrations.allTypes], ...TYPES.map((t) => [t, A.integrations.types[t] ?? t] as const)]}
+          onChange={setType}
+        />
+        <SearchFilter value={search} maxLength={100} onInput={setSearch} placeholder={A.integrations.searchPlaceholder} />
       </div>
       {catalog.error ? (
         <ErrorMessage error={catalog.error} title={A.integrations.catalogFailed} onRetry={() => catalog.reload()} />
@@ -225,16 +212,7 @@ export function SystemDiagnostics({ result }: { result: IntegrationDiagnostics }
           <ul class="checks">{rows(result.botHealth)}</ul>
         </>
       ) : null}
-      {result.errors.length > 0 ? (
-        <>
-          <h3>{A.diag.errors}</h3>
-          <ul class="error-list">
-            {result.errors.map((error) => (
-              <li key={error}>{error}</li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <ErrorList errors={result.errors} title={A.diag.errors} />
     </div>
   );
 }

@@ -15,7 +15,7 @@ import {
   type ServerRecord,
   serverAction,
 } from "../api.ts";
-import { Check, Facts } from "../components/ui.tsx";
+import { Check, ErrorList, Facts } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { loadServers } from "../servers-store.ts";
 import { ServerStatus } from "./server-status.tsx";
@@ -44,16 +44,7 @@ export function DiagnosticsResult({ result }: { result: HomeserverDiagnostics })
         ))}
         <Check ok={true} label={A.diag.serverName} detail={result.serverName} />
       </ul>
-      {result.errors.length > 0 ? (
-        <>
-          <h3>{A.diag.errors}</h3>
-          <ul class="error-list">
-            {result.errors.map((error) => (
-              <li key={error}>{error}</li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <ErrorList errors={result.errors} title={A.diag.errors} />
     </div>
   );
 }

@@ -21,6 +21,37 @@ export function generateToken(length: number): string {
 
 const TOKEN_RULE = /^[A-Za-z0-9._~-]{1,64}$/;
 
+/** Uses allowed: empty (no limit) or a whole number from 1; what is wrong otherwise. */
+const usesProblemOf = (uses: string) => (uses !== "" && !/^[1-9]\d*$/.test(uses) ? A.tokens.usesRule : null);
+
+/** The free-text fields of a token, the same when it is created and when it is edited. */
+function LabelAndNote({
+  label,
+  note,
+  setLabel,
+  setNote,
+}: {
+  label: string;
+  note: string;
+  setLabel: (value: string) => void;
+  setNote: (value: string) => void;
+}) {
+  return (
+    <>
+      <Field label={A.tokens.label}>
+        {(props) => (
+          <input {...props} type="text" maxLength={255} value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
+        )}
+      </Field>
+      <Field label={A.tokens.note}>
+        {(props) => (
+          <input {...props} type="text" maxLength={1000} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
+        )}
+      </Field>
+    </>
+  );
+}
+
 /** Creates a token: typed, generated here, or left empty for the homeserver to generate. */
 export function TokenCreateForm({ serverId, onCreated }: { serverId: string; onCreated: (token: TokenRecord) => void }) {
   const [token, setToken] = useState("");
@@ -32,7 +63,7 @@ export function TokenCreateForm({ serverId, onCreated }: { serverId: string; onC
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   const tokenProblem = token !== "" && (!TOKEN_RULE.test(token) || token === "new") ? A.tokens.tokenRule : null;
-  const usesProblem = uses !== "" && !/^[1-9]\d*$/.test(uses) ? A.tokens.usesRule : null;
+  const usesProblem = usesProblemOf(uses);
   const expiryMs = fromLocalInput(expiry);
   const expiryProblem = expiry !== "" && (expiryMs === null || expiryMs < Date.now()) ? A.tokens.expiryRule : null;
 
@@ -110,16 +141,7 @@ export function TokenCreateForm({ serverId, onCreated }: { serverId: string; onC
         <Field label={A.tokens.expiry} hint={A.tokens.expiryHint} error={expiryProblem}>
           {(props) => <input {...props} type="datetime-local" value={expiry} onInput={(e) => setExpiry(e.currentTarget.value)} />}
         </Field>
-        <Field label={A.tokens.label}>
-          {(props) => (
-            <input {...props} type="text" maxLength={255} value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
-          )}
-        </Field>
-        <Field label={A.tokens.note}>
-          {(props) => (
-            <input {...props} type="text" maxLength={1000} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
-          )}
-        </Field>
+        <LabelAndNote label={label} note={note} setLabel={setLabel} setNote={setNote} />
       </div>
       <div class="form-actions">
         <button type="submit" class="btn btn-primary" disabled={busy}>
@@ -149,7 +171,7 @@ export function TokenEditForm({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   const [enable, setEnable] = useState(false);
-  const usesProblem = uses !== "" && !/^[1-9]\d*$/.test(uses) ? A.tokens.usesRule : null;
+  const usesProblem = usesProblemOf(uses);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -176,16 +198,7 @@ export function TokenEditForm({
     <form class="edit-form" onSubmit={submit} noValidate data-testid="token-edit-form">
       {error ? <ErrorMessage error={error} title={A.tokens.saveFailed} focus /> : null}
       <div class="form-grid">
-        <Field label={A.tokens.label}>
-          {(props) => (
-            <input {...props} type="text" maxLength={255} value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
-          )}
-        </Field>
-        <Field label={A.tokens.note}>
-          {(props) => (
-            <input {...props} type="text" maxLength={1000} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
-          )}
-        </Field>
+        <LabelAndNote label={label} note={note} setLabel={setLabel} setNote={setNote} />
         <Field label={A.tokens.usesAllowed} hint={A.tokens.usesHint} error={usesProblem}>
           {(props) => <input {...props} type="number" min={1} value={uses} onInput={(e) => setUses(e.currentTarget.value)} />}
         </Field>

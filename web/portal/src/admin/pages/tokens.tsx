@@ -15,6 +15,7 @@ import {
   type TokenStatus,
   tokenStatus,
 } from "../api.ts";
+import { SearchFilter, SelectFilter } from "../components/filters.tsx";
 import { Badge } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { useSelectedServer } from "../servers-store.ts";
@@ -118,26 +119,16 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
       ) : null}
       {tokens.error ? <ErrorMessage error={tokens.error} title={A.tokens.loadFailed} onRetry={() => tokens.reload()} /> : null}
       <div class="toolbar filters">
-        <label class="inline-field">
-          {A.tokens.filterStatus}
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value as typeof status)}>
-            <option value="all">{A.tokens.all}</option>
-            {(["valid", "expired", "exhausted", "disabled"] as const).map((key) => (
-              <option key={key} value={key}>
-                {A.tokens.status[key]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="inline-field">
-          {A.common.search}
-          <input
-            type="search"
-            value={search}
-            onInput={(e) => setSearch(e.currentTarget.value)}
-            placeholder={A.tokens.searchPlaceholder}
-          />
-        </label>
+        <SelectFilter
+          label={A.tokens.filterStatus}
+          value={status}
+          options={[
+            ["all", A.tokens.all],
+            ...(["valid", "expired", "exhausted", "disabled"] as const).map((key) => [key, A.tokens.status[key]] as const),
+          ]}
+          onChange={setStatus}
+        />
+        <SearchFilter value={search} onInput={setSearch} placeholder={A.tokens.searchPlaceholder} />
       </div>
       {!tokens.data ? (
         tokens.error ? null : (
