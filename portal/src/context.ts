@@ -144,6 +144,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
         limiters,
         now,
         registrationLog,
+        (serverId) => tokens.forget(serverId),
       ),
       diagnostics,
       audit,

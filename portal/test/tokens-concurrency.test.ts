@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import { LIST_KEEP_MS } from "../src/tokens/tokens.service.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
-import { startPortalWithHomeserver, stopPortalWithHomeserver, type TestPortal } from "./support/portal-harness.ts";
+import { nextIp, startPortalWithHomeserver, stopPortalWithHomeserver, type TestPortal } from "./support/portal-harness.ts";
 
 const LIST_PATH = "/_synapse/admin/v1/registration_tokens";
 const isList = (request: { method: string; path: string }) => request.method === "GET" && request.path === LIST_PATH;
@@ -55,12 +56,17 @@ describe("token lists under concurrent requests", () => {
     for (const reply of answered) assert.deepEqual(reply.body, expected);
     assert.equal(listCalls() - before, 1, "one list call for the whole burst");
 
-    // Nothing is kept once the call is answered: the next request asks the homeserver again.
+    // The answer is kept for a second (LIST_KEEP_MS): a request right after is answered from it; one after that
+    // second asks the homeserver again.
+    assert.deepEqual((await admin.get(path())).body, expected);
+    assert.equal(listCalls() - before, 1, "answered from the kept list");
+    await sleep(LIST_KEEP_MS + 50);
     assert.equal((await admin.get(path())).status, 200);
-    assert.equal(listCalls() - before, 2);
+    assert.equal(listCalls() - before, 2, "a list older than a second is not used");
   });
 
   it("never answers a list asked for after a token write with a call from before it", async () => {
+    await sleep(LIST_KEEP_MS + 50); // the list of the test before ages out: the early list below makes a call
     const slow = hs.holdResponses(isList);
     try {
       const early = admin.get(path());
@@ -101,5 +107,34 @@ describe("token lists under concurrent requests", () => {
       stop = true;
       await Promise.all(background);
     }
+  });
+
+  it("shows a sign-up through the portal at once, and a change made on the homeserver directly within a second", async () => {
+    const token = "kept-list";
+    assert.equal((await admin.post(path(), { token, uses_allowed: 3 })).status, 201);
+    const find = async () => (await admin.get(path())).body.tokens.find((t: { token: string }) => t.token === token);
+    assert.equal((await find())?.completed, 0, "the list is now kept for a second");
+
+    const password = "correct horse battery";
+    const signUp = await portal
+      .client({ ip: nextIp() })
+      .post("/api/register", { username: "kept-list-user", password, confirmPassword: password, token });
+    assert.equal(signUp.status, 200, signUp.text);
+    assert.equal((await find())?.completed, 1, "the sign-up's use is listed right away");
+
+    // An administrator changes the token on Synapse itself: the portal cannot know, the kept list ages out.
+    const changed = await fetch(`${hs.url}${LIST_PATH}/${token}`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${hs.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ uses_allowed: 9 }),
+    });
+    assert.equal(changed.status, 200);
+    const changedAt = Date.now();
+    let seen: number | undefined;
+    while (seen !== 9 && Date.now() - changedAt < LIST_KEEP_MS + 1_000) {
+      seen = (await find())?.uses_allowed;
+      if (seen !== 9) await sleep(50);
+    }
+    assert.equal(seen, 9, "listed within a second (plus one list call)");
   });
 });

@@ -36,6 +36,8 @@ export class RegistrationService {
     private readonly limiters: PortalLimiters,
     private readonly now: () => number,
     private readonly log: Logger,
+    /** Told after every sign-up attempt that reached the homeserver: a token's use counts may have changed. */
+    private readonly tokenUsed: (serverId: string) => void = () => {},
   ) {}
 
   /**
@@ -93,7 +95,13 @@ export class RegistrationService {
     const refusal = await this.refusal(server, input.token);
     if (refusal) throw tokenRefused(refusal);
     // The UIA flow is a client-server call: it never needs (and must never carry) the admin token.
-    const userId = await registerAccount(this.connector.publicClient(server), input, this.log);
+    let userId: string;
+    try {
+      userId = await registerAccount(this.connector.publicClient(server), input, this.log);
+    } finally {
+      // Failed or not: a flow that timed out may still have used the token on the homeserver.
+      this.tokenUsed(server.id);
+    }
     await this.registrations.insert({ server_id: server.id, user_id: userId, created_at: new Date(this.now()).toISOString() });
     this.log.info({ serverId: server.id, userId }, "account registered");
     if (input.displayName) await this.setDisplayName(server, userId, input.displayName);

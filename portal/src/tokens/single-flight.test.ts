@@ -72,4 +72,33 @@ describe("single flight", () => {
     loads.finish(1, "back");
     assert.equal(await retry, "back");
   });
+
+  it("with keepMs, answers from a successful load until it is keepMs old or ended; never keeps a failure", async () => {
+    let clock = 1_000;
+    const flights = new SingleFlight<string>({ keepMs: 1_000, now: () => clock });
+    const loads = manualLoads();
+    const first = flights.run("s1", "v", loads.load);
+    loads.finish(0, "first");
+    assert.equal(await first, "first");
+    clock += 999;
+    assert.equal(await flights.run("s1", "v", loads.load), "first", "still fresh");
+    assert.equal(loads.started(), 1);
+    assert.equal(flights.run("s1", "other server url", loads.load) !== first, true, "another version loads anew");
+    assert.equal(loads.started(), 2);
+    loads.finish(1, "second");
+    flights.end("s1");
+    const afterWrite = flights.run("s1", "v", loads.load);
+    assert.equal(loads.started(), 3, "a write ends the kept answer");
+    loads.finish(2, "third");
+    assert.equal(await afterWrite, "third");
+    clock += 1_000;
+    const stale = flights.run("s1", "v", loads.load);
+    assert.equal(loads.started(), 4, "a kept answer keepMs old is not used");
+    loads.fail(3, new Error("down"));
+    await assert.rejects(stale, /down/);
+    const retry = flights.run("s1", "v", loads.load);
+    assert.equal(loads.started(), 5, "a failure is not kept");
+    loads.finish(4, "back");
+    assert.equal(await retry, "back");
+  });
 });

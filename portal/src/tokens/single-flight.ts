@@ -1,31 +1,61 @@
 interface Flight<T> {
   readonly version: string;
   readonly promise: Promise<T>;
+  /** When the load succeeded (ms, the injected clock); undefined while in flight. */
+  settledAt?: number;
+}
+
+export interface SingleFlightOptions {
+  /** How long a successful load keeps answering after it settled (ms); 0 keeps nothing. */
+  keepMs?: number;
+  /** The clock (ms); injected by tests. */
+  now?: () => number;
 }
 
 /**
- * Shares one load in flight per key among the callers that arrive while it runs ("single flight"): 50 admin pages
- * asking for the same list at once cost one load. Nothing is kept after the load settles, so this never answers
- * with data older than a load that started after the caller arrived or, at worst, shortly before.
+ * Shares one load per key among the callers that arrive while it runs ("single flight"), and for `keepMs` after it
+ * succeeded: 50 admin pages asking for the same list at once, or in bursts, cost one load. An answer is thus never
+ * older than `keepMs` plus the load's own time; a failed load is never kept.
  *
- * `end(key)` stops callers from joining the load in flight: a writer calls it once its write is done, so that a
- * read arriving after the write starts a new load, which sees the write. Callers already waiting keep their load.
+ * `end(key)` stops callers from joining the load in flight or reusing the kept one: a writer calls it once its write
+ * is done, so that a read arriving after the write starts a new load, which sees the write. Callers already waiting
+ * keep their load.
  */
 export class SingleFlight<T> {
   private readonly flights = new Map<string, Flight<T>>();
+  private readonly keepMs: number;
+  private readonly now: () => number;
+
+  constructor(options: SingleFlightOptions = {}) {
+    this.keepMs = options.keepMs ?? 0;
+    this.now = options.now ?? Date.now;
+  }
 
   /**
-   * The load in flight for `key` if it was started for the same `version` (e.g. the server's URL and credentials:
-   * a changed server must not be answered from a load against the old one), otherwise a new `load()`.
+   * The load in flight (or kept) for `key` if it was started for the same `version` (e.g. the server's URL and
+   * credentials: a changed server must not be answered from a load against the old one), otherwise a new `load()`.
    * A failed load fails every caller that joined it; the next caller starts afresh.
    */
   run(key: string, version: string, load: () => Promise<T>): Promise<T> {
     const current = this.flights.get(key);
-    if (current && current.version === version) return current.promise;
-    const settled = () => {
+    if (current && current.version === version && this.fresh(current)) return current.promise;
+    const forget = () => {
       if (this.flights.get(key) === flight) this.flights.delete(key);
     };
-    const flight: Flight<T> = { version, promise: load().finally(settled) };
+    const flight: Flight<T> = {
+      version,
+      promise: load().then(
+        (value) => {
+          if (this.keepMs > 0) flight.settledAt = this.now();
+          else forget();
+          return value;
+        },
+        (error: unknown) => {
+          forget();
+          throw error;
+        },
+      ),
+    };
     this.flights.set(key, flight);
     return flight.promise;
   }
@@ -35,8 +65,12 @@ export class SingleFlight<T> {
     this.flights.delete(key);
   }
 
-  /** How many keys have a load in flight (for tests). */
+  /** How many keys have a load in flight or kept (for tests). */
   get size(): number {
     return this.flights.size;
+  }
+
+  private fresh(flight: Flight<T>): boolean {
+    return flight.settledAt === undefined || this.now() - flight.settledAt < this.keepMs;
   }
 }

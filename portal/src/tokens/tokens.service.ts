@@ -21,6 +21,9 @@ export interface TokenRecord extends HomeserverToken {
 
 const noSuchToken = (token: string) => new HttpError(404, `No such registration token: ${token}`, "M_NOT_FOUND");
 
+/** How long a token list answer is shared after the homeserver gave it (ms). */
+export const LIST_KEEP_MS = 1_000;
+
 /**
  * Registration tokens of one managed server: the homeserver holds them (Synapse's admin API), the portal adds a
  * label, a note and a disabled flag. Homeserver failures surface as described in homeserver-errors.ts.
@@ -34,15 +37,21 @@ export class TokensService {
     private readonly now: () => number,
   ) {}
 
-  /** List calls in flight, per server id. */
-  private readonly lists = new SingleFlight<readonly TokenRecord[]>();
+  /**
+   * List calls per server id, in flight and for a second after they answered: admin pages poll and open in bursts,
+   * and each list is a homeserver call plus a merge. A second is below what a person can notice on a usage count;
+   * every change made through the portal (token writes here, sign-ups through {@link forget}) ends it at once.
+   */
+  private readonly lists = new SingleFlight<readonly TokenRecord[]>({ keepMs: LIST_KEEP_MS, now: () => this.now() });
 
   /**
    * Every token on the homeserver with its metadata; metadata of tokens gone from the homeserver is deleted.
    *
    * Concurrent calls for one server share one homeserver call and one merge (many admin pages at once, the
-   * dashboard's statistics), so the answer is shared too: callers must not modify it. A token write through this service ends
-   * the sharing when it is done (see `written`): a list asked for after a write never answers from before it.
+   * dashboard's statistics) and for a second after it answered, so the answer is shared too: callers must not modify
+   * it. A token write through this service, and a sign-up through the portal, end the sharing when they are done (see
+   * `written` and {@link forget}): a list asked for after them never answers from before them. Uses made on the
+   * homeserver directly show within a second.
    */
   async list(serverId: string): Promise<readonly TokenRecord[]> {
     const server = await this.servers.requireRow(serverId);
@@ -166,6 +175,11 @@ export class TokensService {
     const local = await this.repository.delete(serverId, name);
     if (!onHomeserver && !local) throw noSuchToken(name);
     await this.audit.record(actor, { action: "token.deleted", serverId, target: name });
+  }
+
+  /** Ends the sharing of list answers for a server: something outside this service (a sign-up) used a token. */
+  forget(serverId: string): void {
+    this.lists.end(serverId);
   }
 
   /**
