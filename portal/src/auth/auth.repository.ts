@@ -4,8 +4,20 @@ import type { Database, SessionsTable, UsersTable } from "../db/schema.ts";
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 
-/** Portal administrators and their sessions. */
+/** Sessions kept in memory at most (an admin console has a handful; the bound only stops a flood of logins). */
+const MAX_CACHED_SESSIONS = 1_000;
+
+/**
+ * Portal administrators and their sessions. Every admin request looks its session and user up, so live sessions are
+ * kept in memory once read. Only this class writes the `users` and `sessions` tables and every write empties the
+ * cache, so it is exact: a logout, a password change (which ends the user's sessions) or a role change counts on
+ * the very next request. Expiry is checked against the kept row on every lookup.
+ */
 export class AuthRepository {
+  readonly #live = new Map<string, { session: SessionRow; user: UserRow }>();
+  /** Counts writes: a lookup keeps what it read only if no write began meanwhile. */
+  #writes = 0;
+
   constructor(private readonly db: Kysely<Database>) {}
 
   findUserByEmail(email: string): Promise<UserRow | undefined> {
@@ -25,19 +37,22 @@ export class AuthRepository {
   }
 
   async insertUser(row: UserRow): Promise<void> {
-    await this.db.insertInto("users").values(row).execute();
+    await this.#written(this.db.insertInto("users").values(row).execute());
   }
 
   async updateUser(id: string, changes: Partial<Pick<UserRow, "password_hash" | "role" | "name" | "updated_at">>) {
-    await this.db.updateTable("users").set(changes).where("id", "=", id).execute();
+    await this.#written(this.db.updateTable("users").set(changes).where("id", "=", id).execute());
   }
 
   async insertSession(row: SessionRow): Promise<void> {
-    await this.db.insertInto("sessions").values(row).execute();
+    await this.#written(this.db.insertInto("sessions").values(row).execute());
   }
 
   /** A session that has not expired at `nowIso`, with its user. */
   async findLiveSession(idHash: string, nowIso: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    const kept = this.#live.get(idHash);
+    if (kept) return kept.session.expires_at > nowIso ? kept : undefined;
+    const writesBefore = this.#writes;
     const session = await this.db
       .selectFrom("sessions")
       .selectAll()
@@ -46,18 +61,36 @@ export class AuthRepository {
       .executeTakeFirst();
     if (!session) return undefined;
     const user = await this.findUserById(session.user_id);
-    return user && { session, user };
+    if (!user) return undefined;
+    const found = { session, user };
+    if (this.#writes === writesBefore) {
+      if (this.#live.size >= MAX_CACHED_SESSIONS) this.#live.clear();
+      this.#live.set(idHash, found);
+    }
+    return found;
   }
 
   async deleteSession(idHash: string): Promise<void> {
-    await this.db.deleteFrom("sessions").where("id_hash", "=", idHash).execute();
+    await this.#written(this.db.deleteFrom("sessions").where("id_hash", "=", idHash).execute());
   }
 
   async deleteUserSessions(userId: string): Promise<void> {
-    await this.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+    await this.#written(this.db.deleteFrom("sessions").where("user_id", "=", userId).execute());
   }
 
   async deleteExpiredSessions(nowIso: string): Promise<void> {
-    await this.db.deleteFrom("sessions").where("expires_at", "<=", nowIso).execute();
+    await this.#written(this.db.deleteFrom("sessions").where("expires_at", "<=", nowIso).execute());
+  }
+
+  /** Empties the session cache for a write; lookups that overlap it do not keep what they read. */
+  async #written(write: Promise<unknown>): Promise<void> {
+    this.#writes++;
+    this.#live.clear();
+    try {
+      await write;
+    } finally {
+      this.#writes++;
+      this.#live.clear();
+    }
   }
 }
