@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -12,28 +11,16 @@ import { createDemoHome, type HaSimulator, startHaSimulator } from "../src/ha-si
 import type { SlotInfo } from "../src/plugins/managed-slot.ts";
 import { api, type BridgeRecord, waitForStatus } from "./support/bridge-fixture.ts";
 import { CameraController, REQUESTOR_ENDPOINT } from "./support/camera-controller.ts";
+import { LIVE_VIEW, LIVE_VIEW_VIDEO, matterCandidates, nalTypes, tcpOpen, udpSockets } from "./support/camera-live.ts";
 import { freeUdpPort } from "./support/matter-fixtures.ts";
 import { createTestHub, eventually, type TestHub } from "./support/test-context.ts";
 import { WebRtcViewer } from "./support/webrtc-viewer.ts";
 
 const FRONT = "camera.front_door";
 const GARDEN = "camera.garden";
-const LIVE_VIEW = 3;
 const WARN = `"level":"warn"`;
 /** A token distinctive enough to search the logs and responses for. */
 const TOKEN = "ha-token-c4m3r4-5f1c9e";
-
-/** Whether something accepts TCP connections on the port (the bridge's Matter over TCP). */
-function tcpOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "::1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 describe("camera plugin: HA cameras as Matter cameras, live view through HA's WebRTC", { timeout: 180_000 }, () => {
   let sim: HaSimulator;
@@ -133,19 +120,18 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
     await until((p) => (p.details as { cameras?: { liveView: string }[] } | null)?.cameras?.[0]?.liveView === "webrtc");
   });
 
+  /** The viewer's trickled candidates to the camera, as a controller passes its peer's on. */
+  const trickle = async (ep: number, id: number, viewer: WebRtcViewer) => {
+    if (viewer.candidates.length === 0) return;
+    const iceCandidates = matterCandidates(viewer.candidates);
+    await invoke(ep, "WebRtcTransportProvider", "provideIceCandidates", { webRtcSessionId: id, iceCandidates });
+  };
+
   /** Allocates an H.264 live-view video stream as a phone would before asking for WebRTC; its id. */
   const allocateLiveView = async (ep: number) => {
-    const { videoStreamId } = (await invoke(ep, "CameraAvStreamManagement", "videoStreamAllocate", {
-      streamUsage: LIVE_VIEW,
-      videoCodec: 0,
-      minFrameRate: 5,
-      maxFrameRate: 30,
-      minResolution: { width: 64, height: 48 },
-      maxResolution: { width: 1920, height: 1080 },
-      minBitRate: 10_000,
-      maxBitRate: 4_000_000,
-      keyFrameInterval: 1000,
-    })) as { videoStreamId: number };
+    const { videoStreamId } = (await invoke(ep, "CameraAvStreamManagement", "videoStreamAllocate", LIVE_VIEW_VIDEO)) as {
+      videoStreamId: number;
+    };
     return videoStreamId;
   };
 
@@ -169,16 +155,7 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
       }, 15_000);
       assert.match(inbox.answers[0] ?? "", /a=sendonly/, "HA's answer, relayed by the camera endpoint");
       await viewer.answer(inbox.answers[0] as string);
-      if (viewer.candidates.length > 0) {
-        await invoke(ep, "WebRtcTransportProvider", "provideIceCandidates", {
-          webRtcSessionId: id,
-          iceCandidates: viewer.candidates.map((c) => ({
-            candidate: c.candidate,
-            sdpMid: c.sdpMid ?? null,
-            sdpmLineIndex: c.sdpMLineIndex ?? null,
-          })),
-        });
-      }
+      await trickle(ep, id, viewer);
       let added = 0;
       await eventually(async () => {
         for (const candidate of inbox.candidates.slice(added)) {
@@ -191,7 +168,7 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
         }
         return viewer.packets.length >= 20;
       }, 20_000);
-      const types = new Set(viewer.packets.map((p) => p.fragmentType ?? p.nalType));
+      const types = nalTypes(viewer.packets);
       assert.ok(types.has(7) && types.has(8) && types.has(5), `H.264 SPS, PPS and IDR slices arrive (${[...types]})`);
       assert.equal(sim.cameraStats(FRONT)?.openSessions, 1);
       assert.match((await pluginOn())?.status ?? "", /1 live session/);
@@ -202,6 +179,44 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
     } finally {
       await viewer.close();
     }
+  });
+
+  it("serves a controller that solicits the offer: the hub's media relay forwards the simulated camera's H.264 RTP", async () => {
+    const ep = endpointOf(await until((p) => p.devices.length === 1), FRONT) as number;
+    const videoStreamId = await allocateLiveView(ep);
+    const sockets = udpSockets();
+    const before = sim.cameraStats(FRONT);
+    const response = (await invoke(ep, "WebRtcTransportProvider", "solicitOffer", {
+      streamUsage: LIVE_VIEW,
+      originatingEndpointId: REQUESTOR_ENDPOINT,
+      videoStreams: [videoStreamId],
+    })) as { webRtcSessionId: number; deferredOffer: boolean };
+    const id = response.webRtcSessionId;
+    assert.equal(response.deferredOffer, false);
+    await controller.registerSession(nodeId, { id, cameraEndpoint: ep, video: [videoStreamId] });
+    const offer = await eventually(() => controller.inbox.get(id)?.offers[0], 15_000);
+    assert.match(offer, /a=sendonly/, "the hub's own offer, through the requestor's Offer command");
+    assert.match(offer, /H264\/90000/);
+    assert.equal(sim.cameraStats(FRONT)?.offers, (before?.offers ?? 0) + 1, "the hub offered HA itself");
+    assert.equal(sim.cameraStats(FRONT)?.openSessions, 1);
+
+    const { viewer, sdp } = await WebRtcViewer.answering(offer);
+    try {
+      await invoke(ep, "WebRtcTransportProvider", "provideAnswer", { webRtcSessionId: id, sdp });
+      await trickle(ep, id, viewer);
+      await eventually(() => viewer.packets.length >= 20, 20_000);
+      const types = nalTypes(viewer.packets);
+      assert.ok(types.has(7) && types.has(8) && types.has(5), `H.264 SPS, PPS and IDR slices arrive (${[...types]})`);
+      await eventually(() => (sim.cameraStats(FRONT)?.keyframeRequests ?? 0) > (before?.keyframeRequests ?? 0), 5_000);
+      assert.match((await pluginOn())?.status ?? "", /1 live session/);
+
+      await invoke(ep, "WebRtcTransportProvider", "endSession", { webRtcSessionId: id, reason: 2 });
+      await eventually(() => sim.cameraStats(FRONT)?.openSessions === 0, 10_000);
+      await until((p) => /0 live sessions/.test(p.status ?? ""));
+    } finally {
+      await viewer.close();
+    }
+    await eventually(() => udpSockets() === sockets, 10_000);
   });
 
   it("answers CaptureSnapshot with the image of HA's camera proxy", async () => {

@@ -17,6 +17,8 @@ export const REQUESTOR_ENDPOINT = 1;
 
 /** What the controller's requestor received from the camera, per WebRTC session id. */
 export interface RequestorInbox {
+  /** The camera's offers (sessions the controller solicited). */
+  offers: string[];
   answers: string[];
   candidates: { candidate: string; sdpMid: string | null; sdpmLineIndex: number | null }[];
   ends: number[];
@@ -25,8 +27,9 @@ export interface RequestorInbox {
 /**
  * A matter.js controller acting as WebRTC requestor, as a camera-capable ecosystem does: Matter over TCP (the
  * WebRTC commands are large messages), and a CameraController endpoint hosting the WebRtcTransportRequestor server,
- * where the camera's Answer, ICECandidates and End commands arrive. matter.js's requestor server accepts them only
- * for sessions registered with `upsertSession`, which {@link registerSession} does with the ProvideOffer response.
+ * where the camera's Offer, Answer, ICECandidates and End commands arrive. matter.js's requestor server accepts them
+ * only for sessions registered with `upsertSession`, which {@link registerSession} does with the ProvideOffer or
+ * SolicitOffer response.
  */
 export class CameraController {
   readonly inbox = new Map<number, RequestorInbox>();
@@ -67,6 +70,10 @@ export class CameraController {
       // Records in the command handlers themselves: matter.js's `end` event hands out a session entry already removed
       // from the managed state, which cannot be read any more.
       class RecordingRequestorServer extends WebRtcTransportRequestorServer {
+        override async offer(request: WebRtcTransportRequestor.OfferRequest) {
+          await super.offer(request);
+          box(request.webRtcSessionId).offers.push(request.sdp);
+        }
         override async answer(request: WebRtcTransportRequestor.AnswerRequest) {
           await super.answer(request);
           box(request.webRtcSessionId).answers.push(request.sdp);
@@ -120,7 +127,7 @@ export class CameraController {
     return undefined;
   }
 
-  /** What a controller does with a ProvideOffer response: remember the session so the camera may signal on it. */
+  /** What a controller does with a ProvideOffer or SolicitOffer response: remember the session so the camera may signal on it. */
   async registerSession(nodeId: NodeId, session: { id: number; cameraEndpoint: number; video?: number[]; audio?: number[] }) {
     const requestor = this.#controller.node.endpoints.for("webrtc-requestor");
     await requestor.act((agent) =>
@@ -141,7 +148,7 @@ export class CameraController {
   #box(id: number): RequestorInbox {
     let box = this.inbox.get(id);
     if (!box) {
-      box = { answers: [], candidates: [], ends: [] };
+      box = { offers: [], answers: [], candidates: [], ends: [] };
       this.inbox.set(id, box);
     }
     return box;

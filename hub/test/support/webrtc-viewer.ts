@@ -14,15 +14,20 @@ export interface ReceivedRtp {
 
 /**
  * A receive-only WebRTC peer (werift) for tests, standing in for the media side of a Matter controller or HA's
- * frontend: it makes the offer, takes an answer and candidates, and records every RTP packet of the video track.
+ * frontend: it makes the offer and takes an answer ({@link WebRtcViewer.create}), or answers the camera's offer
+ * ({@link WebRtcViewer.answering}); it takes candidates and records every RTP packet of the video track.
  */
 export class WebRtcViewer {
   readonly packets: ReceivedRtp[] = [];
   /** Candidates it found after the offer was made (to trickle). */
   readonly candidates: PeerCandidate[] = [];
+  #videoSsrc: number | undefined;
 
-  private constructor(private readonly pc: RTCPeerConnection) {
-    pc.addTransceiver("video", { direction: "recvonly" });
+  private constructor(
+    private readonly pc: RTCPeerConnection,
+    offering: boolean,
+  ) {
+    if (offering) pc.addTransceiver("video", { direction: "recvonly" });
     pc.onIceCandidate.subscribe((candidate) => {
       if (candidate)
         this.candidates.push({
@@ -31,7 +36,8 @@ export class WebRtcViewer {
           sdpMLineIndex: candidate.sdpMLineIndex,
         });
     });
-    pc.onTrack.subscribe((track) =>
+    pc.onTrack.subscribe((track) => {
+      if (track.kind === "video") this.#videoSsrc = track.ssrc;
       track.onReceiveRtp.subscribe(({ header, payload }) => {
         const nalType = (payload[0] ?? 0) & 0x1f;
         this.packets.push({
@@ -42,12 +48,28 @@ export class WebRtcViewer {
           nalType,
           fragmentType: nalType === 28 ? (payload[1] ?? 0) & 0x1f : undefined,
         });
-      }),
-    );
+      });
+    });
   }
 
   static async create(iceServers: IceServer[] = []): Promise<WebRtcViewer> {
-    return new WebRtcViewer(new RTCPeerConnection(await peerConfig(iceServers)));
+    return new WebRtcViewer(new RTCPeerConnection(await peerConfig(iceServers)), true);
+  }
+
+  /** A viewer answering the camera's offer (receive-only); `sdp` is its answer, host candidates included. */
+  static async answering(offer: string, iceServers: IceServer[] = []): Promise<{ viewer: WebRtcViewer; sdp: string }> {
+    const viewer = new WebRtcViewer(new RTCPeerConnection(await peerConfig(iceServers)), false);
+    try {
+      await viewer.pc.setRemoteDescription({ type: "offer", sdp: offer });
+      for (const transceiver of viewer.pc.getTransceivers()) transceiver.setDirection("recvonly");
+      await viewer.pc.setLocalDescription(await viewer.pc.createAnswer());
+      const sdp = viewer.pc.localDescription?.sdp;
+      if (!sdp) throw new Error("no answer");
+      return { viewer, sdp };
+    } catch (error) {
+      await viewer.close();
+      throw error;
+    }
   }
 
   /** Creates the offer (host candidates included, as a gathered offer carries them). */
@@ -68,6 +90,13 @@ export class WebRtcViewer {
       sdpMid: candidate.sdpMid ?? undefined,
       sdpMLineIndex: candidate.sdpMLineIndex ?? undefined,
     });
+  }
+
+  /** Asks the sender for a key frame (RTCP PLI), as a decoder that lost packets does. */
+  async requestKeyframe(): Promise<void> {
+    const receiver = this.pc.getTransceivers().find((t) => t.kind === "video")?.receiver;
+    if (!receiver || this.#videoSsrc === undefined) throw new Error("no video received yet");
+    await receiver.sendRtcpPLI(this.#videoSsrc);
   }
 
   get connectionState(): string {

@@ -2,10 +2,10 @@
  * The WebRTC side of a simulated camera: what Home Assistant's WebRTC provider (go2rtc) is for a real one. It answers
  * the client's offer with a real WebRTC peer (werift), gathers its candidates against the camera's ICE servers (the
  * public-address lookup gives up after 5 s, as WebRTC stacks do), trickles them, and once connected sends the
- * generated H.264 test video (test-video.ts) as RTP, 10 frames a second, until closed.
+ * generated H.264 test video (test-video.ts) as RTP, 10 frames a second, until closed. It counts the key frame
+ * requests (RTCP PLI) it receives; every frame is a key frame anyway.
  *
- * werift is a development dependency: it is loaded on the first offer, so the simulator serving demo mode in
- * production never needs it (a demo camera then answers offers with HA's `webrtc_offer_failed` error).
+ * werift is loaded on the first offer, so a simulator that never streams never loads it.
  */
 import { TEST_VIDEO, TEST_VIDEO_FMTP, videoFrame } from "./test-video.ts";
 
@@ -59,6 +59,7 @@ export class CameraPeer {
   #frame = 0;
   #sequence = 0;
   packetsSent = 0;
+  keyframeRequests = 0;
 
   private constructor(
     private readonly pc: InstanceType<Werift["RTCPeerConnection"]>,
@@ -93,7 +94,15 @@ export class CameraPeer {
       await pc.setLocalDescription(await pc.createAnswer());
       const answer = pc.localDescription?.sdp;
       if (!answer) throw new Error("no answer was created");
-      return { peer: new CameraPeer(pc, track, werift), answer };
+      const peer = new CameraPeer(pc, track, werift);
+      // werift routes a PLI by the requester's own SSRC first, so it may reach the receiver instead of the sender.
+      const pli = (packet: unknown) => {
+        const feedback = packet instanceof werift.RtcpPayloadSpecificFeedback ? packet.feedback : undefined;
+        if (feedback instanceof werift.PictureLossIndication && feedback.mediaSsrc === video.sender.ssrc) peer.keyframeRequests++;
+      };
+      video.sender.onRtcp.subscribe(pli);
+      video.receiver.onRtcp.subscribe(pli);
+      return { peer, answer };
     } catch (error) {
       await pc.close().catch(() => undefined);
       throw error;

@@ -37,6 +37,8 @@ export interface SimCameraStats {
   candidates: number;
   /** RTP packets of the test video sent, over all sessions. */
   packetsSent: number;
+  /** Key frame requests (RTCP PLI) the camera's peers received, over all sessions. */
+  keyframeRequests: number;
   /** `webrtc_offer_failed` messages sent. */
   errors: string[];
 }
@@ -47,6 +49,7 @@ interface SimCamera {
   stats: SimCameraStats;
   sessions: Map<string, CameraPeer | undefined>;
   sentBefore: number;
+  keyframesBefore: number;
 }
 
 const OFFER_FIELDS: Fields = { entity_id: required(v.entityId()), offer: required(v.string()) };
@@ -90,6 +93,7 @@ export function createSimCameras(deps: { states: StateMachine; token: () => stri
         camera.stats.openSessions = camera.sessions.size;
         if (peer) {
           camera.sentBefore += peer.packetsSent;
+          camera.keyframesBefore += peer.keyframeRequests;
           void peer.close();
         }
       });
@@ -177,9 +181,10 @@ export function createSimCameras(deps: { states: StateMachine; token: () => stri
       cameras.set(entityId, {
         options,
         accessToken,
-        stats: previous?.stats ?? { offers: 0, openSessions: 0, candidates: 0, packetsSent: 0, errors: [] },
+        stats: previous?.stats ?? { offers: 0, openSessions: 0, candidates: 0, packetsSent: 0, keyframeRequests: 0, errors: [] },
         sessions: previous?.sessions ?? new Map(),
         sentBefore: previous?.sentBefore ?? 0,
+        keyframesBefore: previous?.keyframesBefore ?? 0,
       });
       deps.states.set(entityId, "idle", {
         access_token: accessToken,
@@ -192,8 +197,12 @@ export function createSimCameras(deps: { states: StateMachine; token: () => stri
       const camera = cameras.get(entityId);
       if (!camera) return undefined;
       let packets = camera.sentBefore;
-      for (const peer of camera.sessions.values()) packets += peer?.packetsSent ?? 0;
-      return { ...camera.stats, errors: [...camera.stats.errors], packetsSent: packets };
+      let keyframeRequests = camera.keyframesBefore;
+      for (const peer of camera.sessions.values()) {
+        packets += peer?.packetsSent ?? 0;
+        keyframeRequests += peer?.keyframeRequests ?? 0;
+      }
+      return { ...camera.stats, errors: [...camera.stats.errors], packetsSent: packets, keyframeRequests };
     },
     async close() {
       for (const camera of cameras.values()) {

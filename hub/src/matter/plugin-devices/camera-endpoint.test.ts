@@ -2,16 +2,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { NodeId } from "@matter/main";
 import { Status } from "@matter/main/types";
-import { memoryLogger } from "../../../../lib/testing/fixtures.ts";
-import { assertNetworkIsolated } from "../../../../lib/testing/isolation.ts";
-import { CameraController, REQUESTOR_ENDPOINT } from "../../../test/support/camera-controller.ts";
-import { freeUdpPort, tempDir, until } from "../../../test/support/matter-fixtures.ts";
+import { type CameraBridge, rejectsWith, startCameraBridge } from "../../../test/support/camera-bridge.ts";
+import { type CameraController, REQUESTOR_ENDPOINT } from "../../../test/support/camera-controller.ts";
+import { until } from "../../../test/support/matter-fixtures.ts";
 import { TEST_IMAGE_SIZE, testCameraImage } from "../../ha-simulator/camera/test-image.ts";
-import { BridgeNode } from "../bridge-node.ts";
-import { createMatterEnvironment, type MatterEnvironment } from "../matter-environment.ts";
-import { type CameraSession, cameraDevice, type IceCandidate } from "./camera-endpoint.ts";
-import { mountPluginDevice } from "./plugin-mount.ts";
-import type { MountedPluginDevice } from "./seam.ts";
+import type { BridgeNode } from "../bridge-node.ts";
 
 const CAMERA = 0x0142;
 const H264 = 0;
@@ -19,95 +14,20 @@ const OPUS = 0;
 const JPEG = 0;
 const LIVE_VIEW = 3;
 
-/** Rejects with exactly this Matter status. */
-function rejectsWith(promise: Promise<unknown>, status: Status) {
-  return assert.rejects(promise, (error: { code?: number }) => {
-    assert.equal(error.code, status, `status ${Status[status]} expected, got ${String(error)}`);
-    return true;
-  });
-}
-
-/** A backend standing in for Home Assistant: answers every offer, trickles one candidate, records the rest. */
-function fakeBackend() {
-  const opened: CameraSession[] = [];
-  const received: { sessionId: number; candidates: IceCandidate[] }[] = [];
-  const closed: number[] = [];
-  return {
-    opened,
-    received,
-    closed,
-    backend: {
-      open(session: CameraSession) {
-        opened.push(session);
-        void session
-          .answer(`answer to ${session.offer}`)
-          .then(() =>
-            session.candidates([{ candidate: "candidate:1 1 udp 1 127.0.0.1 40000 typ host", sdpMid: "0", sdpMLineIndex: 0 }]),
-          );
-      },
-      candidates: (sessionId: number, candidates: IceCandidate[]) => void received.push({ sessionId, candidates }),
-      close: (sessionId: number) => void closed.push(sessionId),
-      snapshot: async () => ({ data: testCameraImage() }),
-    },
-  };
-}
-
 describe("camera endpoint (WebRTC provider relay, stream management, snapshot)", () => {
-  const { log } = memoryLogger("info");
-  let dir: Awaited<ReturnType<typeof tempDir>>;
-  let matter: MatterEnvironment;
+  let cam: CameraBridge;
   let bridge: BridgeNode;
   let controller: CameraController;
   let nodeId: NodeId;
-  let camera: MountedPluginDevice;
   let ep: number;
-  const fake = fakeBackend();
+  let fake: CameraBridge["fake"];
   const offer = (fields: object) => controller.invoke(nodeId, ep, "WebRtcTransportProvider", "provideOffer", fields);
 
   before(async () => {
-    assertNetworkIsolated();
-    dir = await tempDir("camera-endpoint");
-    matter = createMatterEnvironment({ storagePath: `${dir.path}/hub`, log, mdnsInterface: "lo" });
-    const port = await freeUdpPort();
-    bridge = new BridgeNode({
-      id: "cam-bridge",
-      name: "Camera bridge",
-      port,
-      vendorId: 0xfff1,
-      productId: 0x8000,
-      vendorName: "Matter Hub",
-      productName: "Matter Hub Bridge",
-      serialNumber: "hub-cam",
-      uniqueId: "hub-cam-uid",
-      environment: matter,
-    });
-    await bridge.start();
-    controller = await CameraController.start({
-      storagePath: `${dir.path}/ctl`,
-      localPort: await freeUdpPort(),
-      fabricLabel: "Camera controller",
-    });
-    nodeId = await controller.commission(bridge.commissioning()?.manualPairingCode ?? "", { ip: "::1", port });
-    const parts = cameraDevice(fake.backend);
-    camera = await mountPluginDevice(bridge, {
-      endpointId: "p-camera-front",
-      name: "Front door",
-      endpointType: parts.endpointType,
-      clusters: parts.clusters,
-      uniqueId: "camera-front-door-uid".padEnd(32, "0"),
-      vendorName: "camera",
-      productName: "Matter Hub camera plugin",
-      onWrite: () => undefined,
-    });
-    ep = camera.endpointNumber ?? 0;
+    cam = await startCameraBridge("camera-endpoint");
+    ({ bridge, controller, nodeId, ep, fake } = cam);
   });
-  after(async () => {
-    // The bridge first: closing it while the controller still answers ends its sessions at once.
-    await bridge?.stop();
-    await controller?.close();
-    await matter?.close();
-    await dir?.remove();
-  });
+  after(() => cam?.close());
 
   it("is a Matter Camera (0x0142) with stream management, the WebRTC provider and a requestor client", () => {
     const state = bridge.device("p-camera-front")?.state as unknown as {
@@ -250,31 +170,6 @@ describe("camera endpoint (WebRTC provider relay, stream management, snapshot)",
     for (const id of ids.slice(1))
       await controller.invoke(nodeId, ep, "WebRtcTransportProvider", "endSession", { webRtcSessionId: id, reason: 2 });
     assert.equal(state.cameraAvStreamManagement.allocatedVideoStreams[0]?.referenceCount, 0);
-  });
-
-  it("refuses SolicitOffer (HA only answers offers), ProvideAnswer, and metadata", async () => {
-    await rejectsWith(
-      controller.invoke(nodeId, ep, "WebRtcTransportProvider", "solicitOffer", {
-        streamUsage: LIVE_VIEW,
-        originatingEndpointId: REQUESTOR_ENDPOINT,
-        videoStreamId: null,
-      }),
-      Status.UnsupportedCommand,
-    );
-    await rejectsWith(
-      controller.invoke(nodeId, ep, "WebRtcTransportProvider", "provideAnswer", { webRtcSessionId: 999, sdp: "v=0" }),
-      Status.NotFound,
-    );
-    await rejectsWith(
-      offer({
-        webRtcSessionId: null,
-        sdp: "v=0",
-        originatingEndpointId: REQUESTOR_ENDPOINT,
-        videoStreamId: null,
-        metadataEnabled: true,
-      }),
-      Status.InvalidCommand,
-    );
   });
 
   it("returns Home Assistant's JPEG from CaptureSnapshot with its real size", async () => {

@@ -5,10 +5,11 @@
  * The first camera mounted on a bridge opens Matter over TCP on the bridge's port (camera-tcp.ts).
  */
 import { CameraDevice } from "@matter/main/devices/camera";
-import { type CameraBackend, cameraProviderServer } from "./camera-provider.ts";
+import type { CameraBackend } from "./camera-backend.ts";
+import { cameraProviderServer } from "./camera-provider.ts";
 import { cameraStreamsServer, cameraStreamsState, type SnapshotSource } from "./camera-streams.ts";
 
-export type { CameraBackend, CameraSession } from "./camera-provider.ts";
+export type { CameraBackend, CameraSession, IceServerConfig, SolicitedSession } from "./camera-backend.ts";
 export type { CameraImage, SnapshotSource } from "./camera-streams.ts";
 export { MAX_SNAPSHOT_BYTES } from "./camera-streams.ts";
 export type { IceCandidate, SessionEndReason } from "./requestor-link.ts";

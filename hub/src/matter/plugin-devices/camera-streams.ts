@@ -1,7 +1,8 @@
 /**
  * The Camera AV Stream Management cluster of a bridged Home Assistant camera (Matter 1.4 §11.2), with the Video,
  * Audio and Snapshot features the Camera device type requires. The bridge encodes nothing itself: video and audio
- * flow between the controller and Home Assistant's WebRTC server, snapshots come from HA's camera proxy. So the
+ * come from Home Assistant's WebRTC server (directly, or forwarded untranscoded by the camera plugin's media relay),
+ * snapshots from HA's camera proxy. So the
  * cluster keeps the bookkeeping a controller relies on (stream allocation with reuse of a matching stream, reference
  * counts held by WebRTC sessions, stream priorities) and declares a generic 1080p/30 fps H.264 + Opus + JPEG camera;
  * the real codecs are negotiated in SDP between the controller and HA.

@@ -1,15 +1,15 @@
 /**
- * The camera's way back to the controller: the WebRTC provider answers on the controller's own
- * WebRtcTransportRequestor cluster (Matter 1.4 §11.5: Answer, ICECandidates, End), addressed by the session's peer
- * node and the endpoint the controller named in its ProvideOffer. The bridge is a plain device: it addresses the
+ * The camera's way back to the controller: the WebRTC provider signals on the controller's own
+ * WebRtcTransportRequestor cluster (Matter 1.4 §11.5: Offer, Answer, ICECandidates, End), addressed by the session's
+ * peer node and the endpoint the controller named in its ProvideOffer or SolicitOffer. The bridge is a plain device: it addresses the
  * controller through matter.js's PeerSet (which knows the controller's sessions to us) with a bare ClientInteraction,
  * not a ClientNode (`peers.forAddress` would store the controller as a commissioned peer, which the bridge would then
  * start, read and keep in its storage). The commands are large messages, so they ride the controller's TCP session
  * that carried the offer. Without that session the controller is gone: the command fails at once rather than the
  * bridge dialling the controller.
  *
- * Per session the commands go out strictly in order (the Answer before any candidate). The controller records a
- * session only once our ProvideOffer response reached it, so an early command may meet NOT_FOUND: it is retried a
+ * Per session the commands go out strictly in order (the Offer or Answer before any candidate). The controller
+ * records a session only once our ProvideOffer or SolicitOffer response reached it, so an early command may meet NOT_FOUND: it is retried a
  * few times with growing delays before the session is given up.
  */
 import { ChannelType, type ServerNode } from "@matter/main";
@@ -17,6 +17,7 @@ import { WebRtcTransportDefinitions } from "@matter/main/clusters/web-rtc-transp
 import { WebRtcTransportRequestor } from "@matter/main/clusters/web-rtc-transport-requestor";
 import { ClientInteraction, Invoke, PeerAddress, PeerSet } from "@matter/main/protocol";
 import { EndpointNumber, FabricIndex, NodeId, Status, StatusResponseError } from "@matter/main/types";
+import type { IceServerConfig } from "./camera-backend.ts";
 
 /** One ICE candidate as the Matter struct carries it (JSEP `RTCIceCandidateInit`). */
 export interface IceCandidate {
@@ -85,6 +86,16 @@ export class RequestorLink {
     return this.#send("answer", { webRtcSessionId: this.sessionId, sdp });
   }
 
+  /** The camera's own offer for a solicited session; `iceServers` are for the controller's side, if any. */
+  offer(sdp: string, iceServers?: IceServerConfig[]): Promise<void> {
+    const servers = iceServers?.map(({ urls, username, credential }) => ({
+      urLs: urls,
+      ...(username !== undefined && { username }),
+      ...(credential !== undefined && { credential }),
+    }));
+    return this.#send("offer", { webRtcSessionId: this.sessionId, sdp, ...(servers?.length && { iceServers: servers }) });
+  }
+
   candidates(candidates: IceCandidate[]): Promise<void> {
     if (candidates.length === 0) return Promise.resolve();
     const iceCandidates = candidates.map(({ candidate, sdpMid, sdpMLineIndex }) => ({
@@ -107,7 +118,7 @@ export class RequestorLink {
     return sent;
   }
 
-  #send(command: "answer" | "iceCandidates" | "end", fields: Record<string, unknown>): Promise<void> {
+  #send(command: "offer" | "answer" | "iceCandidates" | "end", fields: Record<string, unknown>): Promise<void> {
     if (this.#closed) return Promise.resolve();
     const final = command === "end";
     const run = this.#queue

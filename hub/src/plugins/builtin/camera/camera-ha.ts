@@ -1,7 +1,7 @@
 /**
  * What the camera plugin asks of Home Assistant: its WebRTC signalling over the WebSocket API
  * (`camera/webrtc/offer` as a subscription streaming `session`, `answer`, `candidate` and `error` events;
- * `camera/webrtc/candidate`; `camera/capabilities`) and still images from `/api/camera_proxy/<entity_id>` over HTTP.
+ * `camera/webrtc/candidate`; `camera/webrtc/get_client_config`; `camera/capabilities`) and still images from `/api/camera_proxy/<entity_id>` over HTTP.
  * By default it shares the hub's connection (same credentials as the bridge); with `haUrl` + `haToken` it opens one
  * of its own, closed again on shutdown. Tokens stay inside the HomeAssistantService.
  */
@@ -22,6 +22,13 @@ export type HaWebRtcEvent =
   | { type: "candidate"; candidate: HaIceCandidate }
   | { type: "error"; code: string; message: string };
 
+/** An ICE server as HA's `camera/webrtc/get_client_config` names it (`RTCIceServer`). */
+export interface HaIceServer {
+  urls: string | string[];
+  username?: string;
+  credential?: string;
+}
+
 /** How long a camera image may take before the snapshot fails. */
 const IMAGE_TIMEOUT_MS = 10_000;
 
@@ -31,6 +38,8 @@ export interface CameraHa {
   /** Sends an offer; events follow until the returned function unsubscribes (which makes HA close its session). */
   offer(entityId: string, sdp: string, onEvent: (event: HaWebRtcEvent) => void): Promise<() => Promise<void>>;
   candidate(entityId: string, sessionId: string, candidate: HaIceCandidate): Promise<void>;
+  /** The ICE servers HA tells its own WebRTC clients to use for the camera (its `RTCConfiguration`). */
+  iceServers(entityId: string): Promise<HaIceServer[]>;
   /** The stream types HA's frontend may use for the camera (`web_rtc` is the one a Matter controller needs). */
   streamTypes(entityId: string): Promise<string[]>;
   /** HA's current image of the camera (a JPEG), scaled by HA where the camera supports it. */
@@ -75,6 +84,13 @@ function accessTo(service: HomeAssistantService, closeService: () => Promise<voi
         session_id: sessionId,
         candidate,
       });
+    },
+    async iceServers(entityId) {
+      const result = await service.client.connection.sendMessagePromise<{ configuration?: { iceServers?: HaIceServer[] } }>({
+        type: "camera/webrtc/get_client_config",
+        entity_id: entityId,
+      });
+      return result.configuration?.iceServers ?? [];
     },
     async streamTypes(entityId) {
       const result = await service.client.connection.sendMessagePromise<{ frontend_stream_types?: string[] }>({

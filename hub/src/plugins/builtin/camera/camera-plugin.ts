@@ -1,7 +1,8 @@
 /**
  * The built-in Camera plugin (experimental, hub-plugins.md "Camera plugin"): every camera entity of the `cameras`
  * setting becomes a Matter Camera (0x0142) on the bridge, whose live view is relayed to Home Assistant's own WebRTC
- * signalling and whose snapshots are HA's camera images. No devices until configured; saved settings apply at once
+ * signalling (or, for controllers that ask the camera to offer, through the hub's media relay) and whose snapshots
+ * are HA's camera images. No devices until configured; saved settings apply at once
  * (cameras added or removed live, device ids = entity ids so endpoint numbers stay stable). The first camera opens
  * Matter over TCP on the bridge's port. The status line names the cameras and live sessions; its details carry the
  * skipped ids, cameras HA offers no WebRTC for, and the host's receive buffer advice.

@@ -1,11 +1,13 @@
 /**
  * The host's UDP receive buffer cap (hub-plugins.md "Limits": 4 MB requested, a lower `net.core.rmem_max` may need
  * raising). Live video is a burst of UDP datagrams per key frame; a receiver whose buffer is capped low drops them and
- * the picture freezes. The hub relays only the signalling, so the receivers are Home Assistant's WebRTC server (on
- * this host in an add-on install) and the controller; what the hub can do is ask this host for 4 MB the way such a
- * receiver does, see what it is granted, and name the sysctl when the cap is lower.
+ * the picture freezes. For sessions a controller offered, the hub relays only the signalling and the receivers are
+ * Home Assistant's WebRTC server (on this host in an add-on install) and the controller; for sessions it offered
+ * itself (SolicitOffer) the hub's media relay receives the video and its media sockets ask for 4 MB
+ * ({@link requestReceiveBuffer}). Either way the hub asks this host for 4 MB once, sees what it is granted, and names
+ * the sysctl when the cap is lower.
  */
-import { createSocket } from "node:dgram";
+import { createSocket, type Socket } from "node:dgram";
 import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 
@@ -31,14 +33,31 @@ async function readCap(path: string): Promise<number | null> {
   }
 }
 
+/** What a bound socket's buffer size reads as usable bytes (Linux reports twice the usable size). */
+function usable(size: number): number {
+  return process.platform === "linux" ? Math.floor(size / 2) : size;
+}
+
+/**
+ * Asks a bound UDP socket for a 4 MB receive buffer; returns what it was granted (the host caps it at
+ * `net.core.rmem_max` silently), or null when the platform refused.
+ */
+export function requestReceiveBuffer(socket: Socket): number | null {
+  try {
+    socket.setRecvBufferSize(RECEIVE_BUFFER_BYTES);
+    return usable(socket.getRecvBufferSize());
+  } catch {
+    return null;
+  }
+}
+
 /** Asks a throwaway UDP socket for 4 MB and returns what it was given (null where the platform refuses to say). */
 async function probe(): Promise<number | null> {
   const socket = createSocket({ type: "udp4", recvBufferSize: RECEIVE_BUFFER_BYTES });
   try {
     socket.bind(0, "127.0.0.1");
     await once(socket, "listening");
-    const granted = socket.getRecvBufferSize();
-    return process.platform === "linux" ? Math.floor(granted / 2) : granted;
+    return usable(socket.getRecvBufferSize());
   } catch {
     return null;
   } finally {

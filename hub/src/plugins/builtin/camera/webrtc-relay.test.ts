@@ -25,6 +25,7 @@ function fakeHa(options: { refuse?: string } = {}) {
     async candidate(_entityId, sessionId, candidate) {
       candidates.push({ sessionId, candidate });
     },
+    iceServers: async () => [],
     streamTypes: async () => ["web_rtc"],
     image: async () => new Uint8Array([0xff, 0xd8]),
     onDisconnect(listener) {

@@ -1,9 +1,11 @@
 /**
- * The live-view relay of one camera: every Matter WebRTC session becomes one Home Assistant WebRTC session
- * (`camera/webrtc/offer`), and the two are wired together. HA's answer and candidates go to the controller as they
- * arrive; the controller's candidates go to HA once HA named its session (earlier ones wait for that). HA's
- * `error`, a dropped HA connection or the camera leaving the settings end the Matter session with End; a controller's
- * EndSession unsubscribes, which is how HA's API closes a session. No media passes through the hub.
+ * The live-view relay of one camera. Every Matter WebRTC session becomes one Home Assistant WebRTC session
+ * (`camera/webrtc/offer`, ha-session.ts), wired up by who offered:
+ * - the controller (ProvideOffer): its offer goes to HA as is; HA's answer and candidates go to the controller as
+ *   they arrive, the controller's candidates to HA. No media passes through the hub.
+ * - the camera (SolicitOffer): a {@link MediaRelay} offers to HA and to the controller and forwards the packets.
+ * HA's `error`, a dropped HA connection or the camera leaving the settings end the Matter session with End; a
+ * controller's EndSession closes HA's session.
  */
 
 import type {
@@ -11,31 +13,77 @@ import type {
   CameraSession,
   IceCandidate,
   SessionEndReason,
+  SolicitedSession,
 } from "../../../matter/plugin-devices/camera-endpoint.ts";
 import type { PluginLogger } from "../../api.ts";
-import type { CameraHa, HaIceCandidate, HaWebRtcEvent } from "./camera-ha.ts";
+import type { CameraHa } from "./camera-ha.ts";
+import { HaWebRtcSession } from "./ha-session.ts";
+import { MediaRelay, type MediaRelayOptions } from "./media-relay.ts";
 
-interface Relayed {
-  session: CameraSession;
-  /** HA's session id, once its `session` event arrived. */
-  haSession: string | undefined;
-  /** Controller candidates that arrived before HA's session id. */
-  waiting: IceCandidate[];
-  unsubscribe: (() => Promise<void>) | undefined;
-  closed: boolean;
+/** One live session, whichever way it was set up. */
+interface Live {
+  readonly id: number;
+  candidates(candidates: IceCandidate[]): void;
+  /** The controller's answer (solicited sessions only). */
+  answer(sdp: string): void;
+  /** Closes the session at HA (and the relay's peers); the controller already knows. */
+  close(): void;
+  /** Ends the session on both sides. */
+  end(reason: SessionEndReason): void;
 }
 
-/** HA's candidate dict, without the fields a Matter candidate leaves null. */
-function toHa({ candidate, sdpMid, sdpMLineIndex }: IceCandidate): HaIceCandidate {
-  return { candidate, ...(sdpMid !== null && { sdpMid }), ...(sdpMLineIndex !== null && { sdpMLineIndex }) };
-}
+/** A session the controller offered: signalling only. */
+class SignallingRelay implements Live {
+  readonly #ha: HaWebRtcSession;
+  #closed = false;
 
-function fromHa({ candidate, sdpMid, sdpMLineIndex }: HaIceCandidate): IceCandidate {
-  return { candidate, sdpMid: sdpMid ?? null, sdpMLineIndex: sdpMLineIndex ?? null };
+  constructor(
+    private readonly session: CameraSession,
+    ha: CameraHa,
+    private readonly entityId: string,
+    private readonly log: PluginLogger,
+    private readonly onClosed: () => void,
+  ) {
+    const failed = (error: Error) => log.debug(`${entityId}: relaying to the controller failed: ${error.message}`);
+    this.#ha = new HaWebRtcSession(ha, entityId, log, {
+      answer: (sdp) => void session.answer(sdp).catch(failed),
+      candidate: (candidate) => void session.candidates([candidate]).catch(failed),
+      failed: () => this.end("failed"),
+    });
+  }
+
+  get id(): number {
+    return this.session.id;
+  }
+
+  start(): void {
+    this.#ha.start(this.session.offer);
+  }
+
+  candidates(candidates: IceCandidate[]): void {
+    this.#ha.candidates(candidates);
+  }
+
+  answer(): void {}
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#ha.close();
+    this.onClosed();
+  }
+
+  end(reason: SessionEndReason): void {
+    if (this.#closed) return;
+    this.close();
+    this.session
+      .end(reason)
+      .catch((error: Error) => this.log.debug(`${this.entityId}: could not tell the controller: ${error.message}`));
+  }
 }
 
 export class CameraRelay implements CameraDeviceBackend {
-  readonly #sessions = new Map<number, Relayed>();
+  readonly #sessions = new Map<number, Live>();
   readonly #offDisconnect: () => void;
 
   constructor(
@@ -43,6 +91,7 @@ export class CameraRelay implements CameraDeviceBackend {
     private readonly ha: CameraHa,
     private readonly log: PluginLogger,
     private readonly onChange: () => void,
+    private readonly mediaOptions: MediaRelayOptions = {},
   ) {
     this.#offDisconnect = ha.onDisconnect(() => this.endAll("failed"));
   }
@@ -53,35 +102,27 @@ export class CameraRelay implements CameraDeviceBackend {
   }
 
   open(session: CameraSession): void {
-    const previous = this.#sessions.get(session.id);
-    if (previous) this.#drop(previous);
-    const relayed: Relayed = { session, haSession: undefined, waiting: [], unsubscribe: undefined, closed: false };
-    this.#sessions.set(session.id, relayed);
-    this.onChange();
-    this.ha
-      .offer(this.entityId, session.offer, (event) => this.#onEvent(relayed, event))
-      .then((unsubscribe) => {
-        if (relayed.closed) void unsubscribe().catch(() => undefined);
-        else relayed.unsubscribe = unsubscribe;
-      })
-      .catch((error: Error) => {
-        this.log.warn(`${this.entityId}: Home Assistant refused the live-view offer: ${error.message}`);
-        this.#end(relayed, "failed");
-      });
+    const relay = new SignallingRelay(session, this.ha, this.entityId, this.log, () => this.#forget(relay));
+    this.#add(relay);
+    relay.start();
+  }
+
+  solicit(session: SolicitedSession): void {
+    const relay = new MediaRelay(this.entityId, this.ha, session, this.log, () => this.#forget(relay), this.mediaOptions);
+    this.#add(relay);
+    relay.start();
+  }
+
+  answer(sessionId: number, sdp: string): void {
+    this.#sessions.get(sessionId)?.answer(sdp);
   }
 
   candidates(sessionId: number, candidates: IceCandidate[]): void {
-    const relayed = this.#sessions.get(sessionId);
-    if (!relayed) return;
-    // HA's own frontend never sends the empty end-of-candidates marker; neither do we.
-    const useful = candidates.filter((c) => c.candidate.trim() !== "");
-    if (relayed.haSession === undefined) relayed.waiting.push(...useful);
-    else this.#toHa(relayed, useful);
+    this.#sessions.get(sessionId)?.candidates(candidates);
   }
 
   close(sessionId: number): void {
-    const relayed = this.#sessions.get(sessionId);
-    if (relayed) this.#drop(relayed);
+    this.#sessions.get(sessionId)?.close();
   }
 
   snapshot(size: { width: number; height: number }) {
@@ -89,12 +130,12 @@ export class CameraRelay implements CameraDeviceBackend {
   }
 
   /**
-   * Ends every session on both sides (camera removed, plugin stopping, HA connection lost). HA's sessions close at
-   * once; the End commands to controllers go out in the background, so an unreachable controller never holds up a
-   * lifecycle call of the plugin.
+   * Ends every session on both sides (camera removed, plugin stopping, HA connection lost). HA's sessions and the
+   * relays' peers close at once; the End commands to controllers go out in the background, so an unreachable
+   * controller never holds up a lifecycle call of the plugin.
    */
   endAll(reason: SessionEndReason): void {
-    for (const relayed of [...this.#sessions.values()]) this.#end(relayed, reason);
+    for (const live of [...this.#sessions.values()]) live.end(reason);
   }
 
   dispose(reason: SessionEndReason): void {
@@ -102,52 +143,15 @@ export class CameraRelay implements CameraDeviceBackend {
     this.endAll(reason);
   }
 
-  #onEvent(relayed: Relayed, event: HaWebRtcEvent): void {
-    if (relayed.closed) return;
-    const failed = (error: Error) => this.log.debug(`${this.entityId}: relaying to the controller failed: ${error.message}`);
-    switch (event.type) {
-      case "session":
-        relayed.haSession = event.session_id;
-        this.#toHa(relayed, relayed.waiting.splice(0));
-        return;
-      case "answer":
-        void relayed.session.answer(event.answer).catch(failed);
-        return;
-      case "candidate":
-        void relayed.session.candidates([fromHa(event.candidate)]).catch(failed);
-        return;
-      case "error":
-        this.log.warn(`${this.entityId}: Home Assistant ended the live view: ${event.message} (${event.code})`);
-        this.#end(relayed, "failed");
-        return;
-    }
-  }
-
-  #toHa(relayed: Relayed, candidates: IceCandidate[]): void {
-    const haSession = relayed.haSession;
-    if (haSession === undefined) return;
-    for (const candidate of candidates) {
-      this.ha
-        .candidate(this.entityId, haSession, toHa(candidate))
-        .catch((error: Error) => this.log.debug(`${this.entityId}: HA refused a candidate: ${error.message}`));
-    }
-  }
-
-  /** Forgets a session and closes it at HA (the controller already knows: it ended it or re-offered). */
-  #drop(relayed: Relayed): void {
-    relayed.closed = true;
-    if (this.#sessions.get(relayed.session.id) === relayed) this.#sessions.delete(relayed.session.id);
-    void relayed.unsubscribe?.().catch(() => undefined);
-    relayed.unsubscribe = undefined;
+  /** A session under an id still open (a re-offer) replaces it: the old one closes at HA first. */
+  #add(live: Live): void {
+    this.#sessions.get(live.id)?.close();
+    this.#sessions.set(live.id, live);
     this.onChange();
   }
 
-  /** Ends a session on both sides. */
-  #end(relayed: Relayed, reason: SessionEndReason): void {
-    if (relayed.closed) return;
-    this.#drop(relayed);
-    relayed.session
-      .end(reason)
-      .catch((error: Error) => this.log.debug(`${this.entityId}: could not tell the controller: ${error.message}`));
+  #forget(live: Live): void {
+    if (this.#sessions.get(live.id) === live) this.#sessions.delete(live.id);
+    this.onChange();
   }
 }
