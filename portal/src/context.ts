@@ -15,6 +15,7 @@ import type { PortalConfig } from "./config.ts";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./crypto/password-hash.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
 import type { Database } from "./db/schema.ts";
+import { WriteGeneration } from "./db/write-generation.ts";
 import { DiagnosticsService } from "./diagnostics/diagnostics.service.ts";
 import { HomeserverConnector } from "./homeserver/connector.ts";
 import { createOriginResolver, type RequestOrigin } from "./http/client-ip.ts";
@@ -86,12 +87,14 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
   const limiters = createLimiters(now);
   const connector = new HomeserverConnector(secrets, deps.http, deps.log.child({ component: "homeserver" }));
   const audit = new AuditService(new AuditRepository(deps.db), now);
-  const serversRepository = new ServersRepository(deps.db);
+  // Both write the servers table; the servers repository keeps rows in memory and must see the other's writes.
+  const serverWrites = new WriteGeneration();
+  const serversRepository = new ServersRepository(deps.db, serverWrites);
   const tokensRepository = new TokensRepository(deps.db);
   const registrationsRepository = new RegistrationsRepository(deps.db);
   const diagnostics = new DiagnosticsService(connector, now);
   const branding = new BrandingService(
-    new BrandingRepository(deps.db),
+    new BrandingRepository(deps.db, serverWrites),
     serversRepository,
     new AssetStore(deps.config.dataDir, deps.log.child({ component: "branding" })),
     audit,

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, SessionsTable, UsersTable } from "../db/schema.ts";
+import { WriteGeneration } from "../db/write-generation.ts";
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
@@ -15,8 +16,8 @@ const MAX_CACHED_SESSIONS = 1_000;
  */
 export class AuthRepository {
   readonly #live = new Map<string, { session: SessionRow; user: UserRow }>();
-  /** Counts writes: a lookup keeps what it read only if no write began meanwhile. */
-  #writes = 0;
+  /** A lookup keeps what it read only if no write began or ended meanwhile. */
+  readonly #writes = new WriteGeneration();
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -52,7 +53,7 @@ export class AuthRepository {
   async findLiveSession(idHash: string, nowIso: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
     const kept = this.#live.get(idHash);
     if (kept) return kept.session.expires_at > nowIso ? kept : undefined;
-    const writesBefore = this.#writes;
+    const writesBefore = this.#writes.current;
     const session = await this.db
       .selectFrom("sessions")
       .selectAll()
@@ -63,7 +64,7 @@ export class AuthRepository {
     const user = await this.findUserById(session.user_id);
     if (!user) return undefined;
     const found = { session, user };
-    if (this.#writes === writesBefore) {
+    if (this.#writes.current === writesBefore) {
       if (this.#live.size >= MAX_CACHED_SESSIONS) this.#live.clear();
       this.#live.set(idHash, found);
     }
@@ -84,13 +85,7 @@ export class AuthRepository {
 
   /** Empties the session cache for a write; lookups that overlap it do not keep what they read. */
   async #written(write: Promise<unknown>): Promise<void> {
-    this.#writes++;
     this.#live.clear();
-    try {
-      await write;
-    } finally {
-      this.#writes++;
-      this.#live.clear();
-    }
+    await this.#writes.around(() => write).finally(() => this.#live.clear());
   }
 }

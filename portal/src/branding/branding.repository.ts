@@ -1,12 +1,17 @@
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { BrandingAssetsTable, BrandingProfilesTable, Database } from "../db/schema.ts";
+import { WriteGeneration } from "../db/write-generation.ts";
 
 export type ProfileRow = Selectable<BrandingProfilesTable>;
 export type AssetRow = Selectable<BrandingAssetsTable>;
 
 /** Branding profiles and assets. Activation and asset replacement run in transactions. */
 export class BrandingRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Writes to the servers table, shared with the servers repository (which keeps rows in memory). */
+    private readonly serverWrites = new WriteGeneration(),
+  ) {}
 
   listProfiles(): Promise<ProfileRow[]> {
     return this.db.selectFrom("branding_profiles").selectAll().orderBy("created_at", "asc").orderBy(sql`rowid`, "asc").execute();
@@ -71,6 +76,11 @@ export class BrandingRepository {
    * names of its assets, or undefined when there was no such profile.
    */
   deleteProfile(id: string, nowIso: string): Promise<{ files: string[]; unlinkedServers: number } | undefined> {
+    // It writes the servers table: the servers repository's kept rows must see that (shared write count).
+    return this.serverWrites.around(() => this.deleteProfileNow(id, nowIso));
+  }
+
+  private deleteProfileNow(id: string, nowIso: string): Promise<{ files: string[]; unlinkedServers: number } | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const assets = await trx.selectFrom("branding_assets").select("storage_name").where("profile_id", "=", id).execute();
       const unlinked = await trx

@@ -1,12 +1,26 @@
 import { type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import type { Database, ServersTable } from "../db/schema.ts";
+import { WriteGeneration } from "../db/write-generation.ts";
 
 export type ServerRow = Selectable<ServersTable>;
 export type ServerChanges = Omit<Updateable<ServersTable>, "id" | "is_default" | "created_at">;
 
-/** Managed servers. The default flag only moves through `insertWithDefault` and `setDefault`, inside transactions. */
+/**
+ * Managed servers. The default flag only moves through `insertWithDefault` and `setDefault`, inside transactions.
+ *
+ * Rows read by id are kept in memory: every admin and public request looks its server up, and the row (a dozen
+ * columns with encrypted credentials) was a third of a cheap admin read's CPU. The cache is exact: every write to
+ * the table, here or in another repository sharing `writes` (branding unlinks servers), empties it, and a read that
+ * overlapped a write is not kept. Callers get copies.
+ */
 export class ServersRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  readonly #rows = new Map<string, ServerRow>();
+  #rowsAt = -1;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly writes = new WriteGeneration(),
+  ) {}
 
   /** The default server first, then by creation (insertion order breaks ties within one millisecond). */
   list(): Promise<ServerRow[]> {
@@ -19,8 +33,17 @@ export class ServersRepository {
       .execute();
   }
 
-  find(id: string): Promise<ServerRow | undefined> {
-    return this.db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst();
+  async find(id: string): Promise<ServerRow | undefined> {
+    const generation = this.writes.current;
+    if (this.#rowsAt !== generation) {
+      this.#rows.clear();
+      this.#rowsAt = generation;
+    }
+    const kept = this.#rows.get(id);
+    if (kept) return { ...kept };
+    const row = await this.db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst();
+    if (row && this.writes.current === generation) this.#rows.set(id, { ...row });
+    return row;
   }
 
   findBy(column: "slug" | "public_domain", value: string): Promise<ServerRow | undefined> {
@@ -33,27 +56,31 @@ export class ServersRepository {
 
   /** Inserts a server; the first one ever (none exists) becomes the default, so there is always exactly one. */
   insertWithDefault(row: Omit<ServerRow, "is_default">): Promise<ServerRow> {
-    return this.db.transaction().execute(async (trx) => {
-      const existing = await trx.selectFrom("servers").select("id").limit(1).executeTakeFirst();
-      const inserted = { ...row, is_default: existing ? 0 : 1 };
-      await trx.insertInto("servers").values(inserted).execute();
-      return inserted;
-    });
+    return this.#write(() =>
+      this.db.transaction().execute(async (trx) => {
+        const existing = await trx.selectFrom("servers").select("id").limit(1).executeTakeFirst();
+        const inserted = { ...row, is_default: existing ? 0 : 1 };
+        await trx.insertInto("servers").values(inserted).execute();
+        return inserted;
+      }),
+    );
   }
 
   async update(id: string, changes: ServerChanges): Promise<ServerRow | undefined> {
-    await this.db.updateTable("servers").set(changes).where("id", "=", id).execute();
+    await this.#write(() => this.db.updateTable("servers").set(changes).where("id", "=", id).execute());
     return this.find(id);
   }
 
   /** Makes `id` the one default server; returns the previous default's id. */
   setDefault(id: string, updatedAt: string): Promise<string | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      const previous = await trx.selectFrom("servers").select("id").where("is_default", "=", 1).executeTakeFirst();
-      await trx.updateTable("servers").set({ is_default: 0, updated_at: updatedAt }).where("is_default", "=", 1).execute();
-      await trx.updateTable("servers").set({ is_default: 1, updated_at: updatedAt }).where("id", "=", id).execute();
-      return previous?.id;
-    });
+    return this.#write(() =>
+      this.db.transaction().execute(async (trx) => {
+        const previous = await trx.selectFrom("servers").select("id").where("is_default", "=", 1).executeTakeFirst();
+        await trx.updateTable("servers").set({ is_default: 0, updated_at: updatedAt }).where("is_default", "=", 1).execute();
+        await trx.updateTable("servers").set({ is_default: 1, updated_at: updatedAt }).where("id", "=", id).execute();
+        return previous?.id;
+      }),
+    );
   }
 
   /**
@@ -61,12 +88,13 @@ export class ServersRepository {
    * so a concurrent enable cannot slip in between the check and the delete). True when a row went.
    */
   async deleteIfRemovable(id: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom("servers")
-      .where("id", "=", id)
-      .where("enabled", "=", 0)
-      .where("is_default", "=", 0)
-      .executeTakeFirst();
+    const result = await this.#write(() =>
+      this.db.deleteFrom("servers").where("id", "=", id).where("enabled", "=", 0).where("is_default", "=", 0).executeTakeFirst(),
+    );
     return Number(result.numDeletedRows) > 0;
+  }
+
+  #write<T>(write: () => Promise<T>): Promise<T> {
+    return this.writes.around(write);
   }
 }

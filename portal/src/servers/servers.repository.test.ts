@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Kysely } from "kysely";
+import { openDatabase } from "../db/database.ts";
+import { migrate } from "../db/migrate.ts";
+import { MIGRATIONS } from "../db/migrations/index.ts";
+import type { Database } from "../db/schema.ts";
+import { WriteGeneration } from "../db/write-generation.ts";
+import { ServersRepository } from "./servers.repository.ts";
+
+const NOW = "2026-11-24T10:00:00.000Z";
+const row = (id: string) => ({
+  id,
+  name: id,
+  slug: id,
+  server_name: `${id}.test`,
+  internal_url: `http://${id}.test`,
+  public_url: `https://${id}.test`,
+  admin_token_enc: "v1:x",
+  notes: null,
+  public_domain: null,
+  route_prefix: null,
+  branding_profile_id: null,
+  registration_mode: null,
+  managed_mode: null,
+  status: "draft",
+  enabled: 0,
+  last_diag_at: null,
+  last_diag_ok: null,
+  token_rotated_at: null,
+  created_at: NOW,
+  updated_at: NOW,
+});
+
+describe("servers repository: rows kept in memory", () => {
+  let db: Kysely<Database>;
+  let writes: WriteGeneration;
+  let repository: ServersRepository;
+  before(async () => {
+    db = openDatabase(":memory:");
+    await migrate(db, MIGRATIONS);
+    writes = new WriteGeneration();
+    repository = new ServersRepository(db, writes);
+    await repository.insertWithDefault(row("a"));
+    await repository.insertWithDefault(row("b"));
+  });
+  after(() => db.destroy());
+
+  it("answers from memory with copies, and sees every write made through a repository sharing the count", async () => {
+    const first = await repository.find("a");
+    assert.equal(first?.name, "a");
+    if (first) first.name = "changed by a caller";
+    assert.equal((await repository.find("a"))?.name, "a", "callers get copies");
+
+    await db.updateTable("servers").set({ name: "behind its back" }).where("id", "=", "a").execute();
+    assert.equal((await repository.find("a"))?.name, "a", "kept: nothing in the portal writes around the repositories");
+    // Another repository's write to the table (branding unlinking servers) goes through the shared count.
+    await writes.around(() => db.updateTable("servers").set({ name: "unlinked" }).where("id", "=", "a").execute());
+    assert.equal((await repository.find("a"))?.name, "unlinked");
+
+    assert.equal((await repository.update("a", { name: "renamed" }))?.name, "renamed");
+    await repository.setDefault("b", NOW);
+    assert.deepEqual(
+      [(await repository.find("a"))?.is_default, (await repository.find("b"))?.is_default],
+      [0, 1],
+      "the default moved",
+    );
+    await repository.setDefault("a", NOW);
+    assert.equal(await repository.deleteIfRemovable("b"), true);
+    assert.equal(await repository.find("b"), undefined, "deleted");
+  });
+
+  it("does not keep a row read while a write was under way", async () => {
+    await writes.around(async () => {}); // nothing kept from the test before
+    const read = repository.find("a");
+    const write = repository.update("a", { name: "during" });
+    await read;
+    await write;
+    assert.equal((await repository.find("a"))?.name, "during");
+  });
+});
