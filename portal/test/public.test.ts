@@ -71,6 +71,22 @@ describe("server resolution", () => {
     assert.deepEqual(reply.body, { status: "ok" });
     assert.equal(reply.headers.get("cache-control"), "no-store");
   });
+
+  it("marks every API answer, errors included, as not to be stored and not to be sniffed", async () => {
+    const anonymous = portal.client();
+    const answers = [
+      await anonymous.get("/api/health"),
+      await anonymous.get("/api/admin/servers"), // 401
+      await anonymous.get("/api/no-such-thing"), // 404
+      await anonymous.post("/api/register", { username: "" }), // 400
+      await admin.get("/api/admin/servers"),
+      await admin.get("/api/admin/tokens?serverId=nope"),
+    ];
+    assert.deepEqual(
+      answers.map((reply) => [reply.status, reply.headers.get("cache-control"), reply.headers.get("x-content-type-options")]),
+      [200, 401, 404, 400, 200, 404].map((status) => [status, "no-store", "nosniff"]),
+    );
+  });
 });
 
 describe("token validation", () => {

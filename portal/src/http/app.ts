@@ -58,11 +58,12 @@ export function createPortalApp(ctx: PortalContext): Hono<PortalEnv> {
     await next();
   });
   app.use("/api/*", async (c, next) => {
-    await next();
     // API answers are per user and may name tokens: never stored by browsers or proxies. Public branding assets set
-    // their own caching (public, one day) and keep it.
-    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+    // their own caching (public, one day), which replaces this. Set before the handler runs: changing the headers
+    // of a finished response makes @hono/node-server build a full WHATWG Response (a stream) for every answer.
+    c.header("Cache-Control", "no-store");
     c.header("X-Content-Type-Options", "nosniff");
+    await next();
   });
   const jsonLimit = limitBody(MAX_BODY_BYTES);
   const uploadLimit = limitBody(MAX_UPLOAD_BYTES);
