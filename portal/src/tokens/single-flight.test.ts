@@ -101,4 +101,45 @@ describe("single flight", () => {
     loads.finish(4, "back");
     assert.equal(await retry, "back");
   });
+
+  it("with refreshAfterMs, a caller served from an older kept load starts its replacement; writes discard it", async () => {
+    let clock = 0;
+    const flights = new SingleFlight<string>({ keepMs: 1_000, refreshAfterMs: 500, now: () => clock });
+    const loads = manualLoads();
+    const first = flights.run("s1", "v", loads.load);
+    loads.finish(0, "first");
+    await first;
+    clock = 499;
+    assert.equal(await flights.run("s1", "v", loads.load), "first");
+    assert.equal(loads.started(), 1, "young enough: no refresh");
+    clock = 600;
+    assert.equal(await flights.run("s1", "v", loads.load), "first", "served at once from the kept load");
+    assert.equal(loads.started(), 2, "and its replacement started");
+    assert.equal(await flights.run("s1", "v", loads.load), "first");
+    assert.equal(loads.started(), 2, "one refresh at a time");
+    loads.finish(1, "refreshed");
+    await new Promise((resolve) => setImmediate(resolve));
+    clock = 1_050; // the first load is too old now; the refreshed one (settled at 600) is young
+    assert.equal(await flights.run("s1", "v", loads.load), "refreshed");
+    assert.equal(loads.started(), 2);
+
+    clock = 1_150;
+    assert.equal(await flights.run("s1", "v", loads.load), "refreshed", "a refresh starts…");
+    assert.equal(loads.started(), 3);
+    flights.end("s1"); // …and a write lands before it answers
+    loads.finish(2, "from before the write");
+    await new Promise((resolve) => setImmediate(resolve));
+    const afterWrite = flights.run("s1", "v", loads.load);
+    assert.equal(loads.started(), 4, "the refresh from before the write is not used");
+    loads.finish(3, "after the write");
+    assert.equal(await afterWrite, "after the write");
+
+    clock = 1_700;
+    assert.equal(await flights.run("s1", "v", loads.load), "after the write");
+    loads.fail(4, new Error("down"));
+    await new Promise((resolve) => setImmediate(resolve));
+    clock = 1_750;
+    assert.equal(await flights.run("s1", "v", loads.load), "after the write", "a failed refresh changes nothing");
+    assert.equal(loads.started(), 6, "and the next caller tries again");
+  });
 });

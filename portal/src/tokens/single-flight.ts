@@ -3,11 +3,18 @@ interface Flight<T> {
   readonly promise: Promise<T>;
   /** When the load succeeded (ms, the injected clock); undefined while in flight. */
   settledAt?: number;
+  /** A load to replace this kept one is under way. */
+  refreshing?: boolean;
 }
 
 export interface SingleFlightOptions {
   /** How long a successful load keeps answering after it settled (ms); 0 keeps nothing. */
   keepMs?: number;
+  /**
+   * A caller served from a kept load at least this old (ms, less than `keepMs`) also starts its replacement in the
+   * background, so that steady readers never wait for a load; the kept answer's age limit stays `keepMs`.
+   */
+  refreshAfterMs?: number;
   /** The clock (ms); injected by tests. */
   now?: () => number;
 }
@@ -24,10 +31,12 @@ export interface SingleFlightOptions {
 export class SingleFlight<T> {
   private readonly flights = new Map<string, Flight<T>>();
   private readonly keepMs: number;
+  private readonly refreshAfterMs: number;
   private readonly now: () => number;
 
   constructor(options: SingleFlightOptions = {}) {
     this.keepMs = options.keepMs ?? 0;
+    this.refreshAfterMs = options.refreshAfterMs ?? Number.POSITIVE_INFINITY;
     this.now = options.now ?? Date.now;
   }
 
@@ -38,29 +47,18 @@ export class SingleFlight<T> {
    */
   run(key: string, version: string, load: () => Promise<T>): Promise<T> {
     const current = this.flights.get(key);
-    if (current && current.version === version && this.fresh(current)) return current.promise;
-    const forget = () => {
-      if (this.flights.get(key) === flight) this.flights.delete(key);
-    };
-    const flight: Flight<T> = {
-      version,
-      promise: load().then(
-        (value) => {
-          if (this.keepMs > 0) flight.settledAt = this.now();
-          else forget();
-          return value;
-        },
-        (error: unknown) => {
-          forget();
-          throw error;
-        },
-      ),
-    };
+    if (current && current.version === version && this.fresh(current)) {
+      if (this.dueForRefresh(current)) this.refresh(key, current, load);
+      return current.promise;
+    }
+    const flight = this.start(version, load, (settled) => {
+      if (this.flights.get(key) === flight && !settled) this.flights.delete(key);
+    });
     this.flights.set(key, flight);
     return flight.promise;
   }
 
-  /** Callers arriving from now on start a new load for `key`. */
+  /** Callers arriving from now on start a new load for `key` (a refresh under way is not used either). */
   end(key: string): void {
     this.flights.delete(key);
   }
@@ -70,7 +68,41 @@ export class SingleFlight<T> {
     return this.flights.size;
   }
 
+  /** A load; `done(kept)` runs when it settled: kept when it succeeded and loads are kept. */
+  private start(version: string, load: () => Promise<T>, done: (kept: boolean) => void): Flight<T> {
+    const flight: Flight<T> = {
+      version,
+      promise: load().then(
+        (value) => {
+          if (this.keepMs > 0) flight.settledAt = this.now();
+          done(this.keepMs > 0);
+          return value;
+        },
+        (error: unknown) => {
+          done(false);
+          throw error;
+        },
+      ),
+    };
+    return flight;
+  }
+
+  /** Loads a replacement for the kept `current` in the background; it takes over only if `current` still stands. */
+  private refresh(key: string, current: Flight<T>, load: () => Promise<T>): void {
+    current.refreshing = true;
+    const next = this.start(current.version, load, (kept) => {
+      current.refreshing = false;
+      if (kept && this.flights.get(key) === current) this.flights.set(key, next);
+    });
+    // A failed refresh changes nothing: the kept answer serves until it is too old, then a caller loads anew.
+    next.promise.catch(() => undefined);
+  }
+
   private fresh(flight: Flight<T>): boolean {
     return flight.settledAt === undefined || this.now() - flight.settledAt < this.keepMs;
+  }
+
+  private dueForRefresh(flight: Flight<T>): boolean {
+    return flight.settledAt !== undefined && !flight.refreshing && this.now() - flight.settledAt >= this.refreshAfterMs;
   }
 }

@@ -42,7 +42,13 @@ export class TokensService {
    * and each list is a homeserver call plus a merge. A second is below what a person can notice on a usage count;
    * every change made through the portal (token writes here, sign-ups through {@link forget}) ends it at once.
    */
-  private readonly lists = new SingleFlight<readonly TokenRecord[]>({ keepMs: LIST_KEEP_MS, now: () => this.now() });
+  private readonly lists = new SingleFlight<readonly TokenRecord[]>({
+    keepMs: LIST_KEEP_MS,
+    // Pages that keep asking are answered from the kept list while its successor loads: they never wait for the
+    // homeserver, and no answer is older than LIST_KEEP_MS.
+    refreshAfterMs: LIST_KEEP_MS / 2,
+    now: () => this.now(),
+  });
 
   /**
    * Every token on the homeserver with its metadata; metadata of tokens gone from the homeserver is deleted.
