@@ -21,3 +21,42 @@ export class WriteGeneration {
     }
   }
 }
+
+/**
+ * Rows of one table kept in memory by key, valid while the table's {@link WriteGeneration} has not moved since they
+ * were read: any write empties them, and a read that overlapped a write is not kept. At most `max` rows (past that
+ * the set starts afresh: it only guards against a flood of distinct keys).
+ */
+export class KeptRows<V> {
+  readonly #rows = new Map<string, V>();
+  #at = -1;
+
+  constructor(
+    private readonly writes: WriteGeneration,
+    private readonly max = 1_000,
+  ) {}
+
+  /** The kept row for `key`, if any. */
+  get(key: string): V | undefined {
+    this.#sync();
+    return this.#rows.get(key);
+  }
+
+  /** Runs `read` and keeps what it found, unless a write began or ended while it ran. */
+  async read(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
+    const generation = this.writes.current;
+    const value = await read();
+    if (value !== undefined && this.writes.current === generation) {
+      this.#sync();
+      if (this.#rows.size >= this.max) this.#rows.clear();
+      this.#rows.set(key, value);
+    }
+    return value;
+  }
+
+  #sync(): void {
+    if (this.#at === this.writes.current) return;
+    this.#rows.clear();
+    this.#at = this.writes.current;
+  }
+}

@@ -70,7 +70,7 @@ describe("servers repository: rows kept in memory", () => {
     assert.equal(await repository.find("b"), undefined, "deleted");
   });
 
-  it("does not keep a row read while a write was under way", async () => {
+  it("a find racing an update ends with the updated row (the race itself: write-generation.test.ts)", async () => {
     await writes.around(async () => {}); // nothing kept from the test before
     const read = repository.find("a");
     const write = repository.update("a", { name: "during" });

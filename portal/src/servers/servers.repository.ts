@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import type { Database, ServersTable } from "../db/schema.ts";
-import { WriteGeneration } from "../db/write-generation.ts";
+import { KeptRows, WriteGeneration } from "../db/write-generation.ts";
 
 export type ServerRow = Selectable<ServersTable>;
 export type ServerChanges = Omit<Updateable<ServersTable>, "id" | "is_default" | "created_at">;
@@ -14,13 +14,14 @@ export type ServerChanges = Omit<Updateable<ServersTable>, "id" | "is_default" |
  * overlapped a write is not kept. Callers get copies.
  */
 export class ServersRepository {
-  readonly #rows = new Map<string, ServerRow>();
-  #rowsAt = -1;
+  readonly #rows: KeptRows<ServerRow>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writes = new WriteGeneration(),
-  ) {}
+  ) {
+    this.#rows = new KeptRows(writes);
+  }
 
   /** The default server first, then by creation (insertion order breaks ties within one millisecond). */
   list(): Promise<ServerRow[]> {
@@ -34,16 +35,10 @@ export class ServersRepository {
   }
 
   async find(id: string): Promise<ServerRow | undefined> {
-    const generation = this.writes.current;
-    if (this.#rowsAt !== generation) {
-      this.#rows.clear();
-      this.#rowsAt = generation;
-    }
-    const kept = this.#rows.get(id);
-    if (kept) return { ...kept };
-    const row = await this.db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst();
-    if (row && this.writes.current === generation) this.#rows.set(id, { ...row });
-    return row;
+    const row =
+      this.#rows.get(id) ??
+      (await this.#rows.read(id, () => this.db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst()));
+    return row && { ...row };
   }
 
   findBy(column: "slug" | "public_domain", value: string): Promise<ServerRow | undefined> {
@@ -56,7 +51,7 @@ export class ServersRepository {
 
   /** Inserts a server; the first one ever (none exists) becomes the default, so there is always exactly one. */
   insertWithDefault(row: Omit<ServerRow, "is_default">): Promise<ServerRow> {
-    return this.#write(() =>
+    return this.writes.around(() =>
       this.db.transaction().execute(async (trx) => {
         const existing = await trx.selectFrom("servers").select("id").limit(1).executeTakeFirst();
         const inserted = { ...row, is_default: existing ? 0 : 1 };
@@ -67,13 +62,13 @@ export class ServersRepository {
   }
 
   async update(id: string, changes: ServerChanges): Promise<ServerRow | undefined> {
-    await this.#write(() => this.db.updateTable("servers").set(changes).where("id", "=", id).execute());
+    await this.writes.around(() => this.db.updateTable("servers").set(changes).where("id", "=", id).execute());
     return this.find(id);
   }
 
   /** Makes `id` the one default server; returns the previous default's id. */
   setDefault(id: string, updatedAt: string): Promise<string | undefined> {
-    return this.#write(() =>
+    return this.writes.around(() =>
       this.db.transaction().execute(async (trx) => {
         const previous = await trx.selectFrom("servers").select("id").where("is_default", "=", 1).executeTakeFirst();
         await trx.updateTable("servers").set({ is_default: 0, updated_at: updatedAt }).where("is_default", "=", 1).execute();
@@ -88,13 +83,9 @@ export class ServersRepository {
    * so a concurrent enable cannot slip in between the check and the delete). True when a row went.
    */
   async deleteIfRemovable(id: string): Promise<boolean> {
-    const result = await this.#write(() =>
+    const result = await this.writes.around(() =>
       this.db.deleteFrom("servers").where("id", "=", id).where("enabled", "=", 0).where("is_default", "=", 0).executeTakeFirst(),
     );
     return Number(result.numDeletedRows) > 0;
-  }
-
-  #write<T>(write: () => Promise<T>): Promise<T> {
-    return this.writes.around(write);
   }
 }
