@@ -26,26 +26,28 @@ export function spawnCaptured(command: string, args: string[], options: { cwd: s
   return { child, output: () => text, exited };
 }
 
-/** Asks the OS for a free TCP port on loopback. */
 /**
- * A TCP port free on 127.0.0.1 right now, for a child process to listen on. Picked at random below Linux's ephemeral
+ * A port for which `tryBind(port)` succeeded (it binds and releases it), picked at random below Linux's ephemeral
  * range (32768+): a port the OS hands out for `listen(0)` elsewhere in the test run (two test files run at once) can
  * then never be the one we chose, and two concurrent picks collide with a chance of 1 in 12,000.
  */
-export async function freePort(): Promise<number> {
+export async function randomFreePort(tryBind: (port: number) => Promise<boolean>, what: string): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const server = createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => resolve(true));
-    });
-    if (bound) {
-      await new Promise((resolve) => server.close(resolve));
-      return port;
-    }
+    if (await tryBind(port)) return port;
   }
-  throw new Error("no free TCP port found");
+  throw new Error(`no free ${what} port found`);
+}
+
+/** A TCP port free on 127.0.0.1 right now, for a child process to listen on. */
+export function freePort(): Promise<number> {
+  return randomFreePort((port) => {
+    const server = createServer();
+    return new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+  }, "TCP");
 }
 
 /** Polls `url` until it answers with one of `statuses`, or fails after `timeoutMs` with the process output. */

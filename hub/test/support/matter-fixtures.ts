@@ -8,26 +8,24 @@ import { OnOffServer } from "@matter/main/behaviors/on-off";
 import { OnOffLightDevice } from "@matter/main/devices/on-off-light";
 import { TemperatureSensorDevice } from "@matter/main/devices/temperature-sensor";
 import { createLogger, type Logger } from "../../../lib/logger.ts";
+import { randomFreePort } from "../../../lib/testing/processes.ts";
 
 /** A pino logger that drops everything (controllers in tests; the bridge side uses a memory logger). */
 export function silentLogger(): Logger {
   return createLogger({ name: "test", level: "silent", destination: { write: () => undefined } });
 }
 
-/** A UDP port free on IPv4 and IPv6 right now (a dual-stack socket on port 0, then released). */
-/** A UDP port free for IPv4 and IPv6 now, picked at random below the ephemeral range (see `freePort`). */
-export async function freeUdpPort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
+/** A UDP port free for IPv4 and IPv6 now (dual-stack socket), picked like `freePort`'s TCP ports. */
+export function freeUdpPort(): Promise<number> {
+  return randomFreePort(async (port) => {
     const socket = createSocket({ type: "udp6", ipv6Only: false });
     const bound = await new Promise<boolean>((resolve) => {
       socket.once("error", () => resolve(false));
       socket.bind(port, () => resolve(true));
     });
     await new Promise<void>((resolve) => socket.close(() => resolve()));
-    if (bound) return port;
-  }
-  throw new Error("no free UDP port found");
+    return bound;
+  }, "UDP");
 }
 
 /** A fresh temporary folder and a function that removes it. */
