@@ -12,10 +12,11 @@
  * asks for one. Either side failing, HA's error, or {@link CONNECT_TIMEOUT_MS} without both sides connected ends the
  * session on both sides; every path closes both peers (their sockets and timers).
  */
-import type { IceCandidate, SessionEndReason, SolicitedSession } from "../../../matter/plugin-devices/camera-endpoint.ts";
+import type { IceCandidate, SolicitedSession } from "../../../matter/plugin-devices/camera-endpoint.ts";
 import type { PluginLogger } from "../../api.ts";
 import type { CameraHa } from "./camera-ha.ts";
 import { HaWebRtcSession } from "./ha-session.ts";
+import { LiveSession } from "./live-session.ts";
 import {
   createPeer,
   enlargeReceiveBuffers,
@@ -46,7 +47,7 @@ export interface MediaRelayOptions {
   connectTimeoutMs?: number;
 }
 
-export class MediaRelay {
+export class MediaRelay extends LiveSession<SolicitedSession> {
   #up: Peer | undefined;
   #down: Peer | undefined;
   readonly #ha: HaWebRtcSession;
@@ -63,17 +64,17 @@ export class MediaRelay {
   #videoSsrc: number | undefined;
   #lastKeyframeRequest = 0;
   #timer: NodeJS.Timeout | undefined;
-  #closed = false;
   readonly #gatherTimeoutMs: number;
 
   constructor(
-    private readonly entityId: string,
+    entityId: string,
     private readonly ha: CameraHa,
-    private readonly session: SolicitedSession,
-    private readonly log: PluginLogger,
-    private readonly onClosed: () => void,
+    session: SolicitedSession,
+    log: PluginLogger,
+    onClosed: () => void,
     private readonly options: MediaRelayOptions = {},
   ) {
+    super(session, entityId, log, onClosed);
     this.#gatherTimeoutMs = options.gatherTimeoutMs ?? GATHER_TIMEOUT_MS;
     this.#ha = new HaWebRtcSession(ha, entityId, log, {
       answer: (sdp) => this.#haAnswered?.(sdp),
@@ -82,17 +83,13 @@ export class MediaRelay {
     });
   }
 
-  get id(): number {
-    return this.session.id;
-  }
-
   start(): void {
     this.#timer = setTimeout(() => {
       this.log.warn(`${this.entityId}: live view not connected within ${CONNECT_TIMEOUT_MS / 1000} s, ending it`);
       this.end("failed");
     }, this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
     this.#run().catch((error: Error) => {
-      if (this.#closed) return;
+      if (this.closed) return;
       this.log.warn(`${this.entityId}: the live-view relay failed: ${error.message}`);
       this.end("failed");
     });
@@ -101,7 +98,7 @@ export class MediaRelay {
   /** The controller's answer to our offer. */
   answer(sdp: string): void {
     const down = this.#down;
-    if (!down || !this.#offerSent || this.#closed) return void this.log.debug(`${this.entityId}: an answer before our offer`);
+    if (!down || !this.#offerSent || this.closed) return void this.log.debug(`${this.entityId}: an answer before our offer`);
     down
       .setRemoteDescription({ type: "answer", sdp })
       .then(() => {
@@ -126,25 +123,13 @@ export class MediaRelay {
     else this.#controllerCandidates.push(...useful);
   }
 
-  /** Closes both sides without telling the controller (it ended the session or re-offered). */
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
+  /** Both peers, HA's session and the connect timer. */
+  protected release(): void {
     clearTimeout(this.#timer);
     this.#haAnswered = undefined;
     this.#ha.close();
     void this.#up?.close().catch(() => undefined);
     void this.#down?.close().catch(() => undefined);
-    this.onClosed();
-  }
-
-  /** Ends the session on both sides: HA's closes, the controller gets End. */
-  end(reason: SessionEndReason): void {
-    if (this.#closed) return;
-    this.close();
-    this.session
-      .end(reason)
-      .catch((error: Error) => this.log.debug(`${this.entityId}: could not tell the controller: ${error.message}`));
   }
 
   async #run(): Promise<void> {
@@ -153,7 +138,7 @@ export class MediaRelay {
       this.log.debug(`${this.entityId}: no ICE servers from Home Assistant: ${error.message}`);
       return [];
     });
-    if (this.#closed) return;
+    if (this.closed) return;
     const wanted: Kind[] = [...(this.session.video ? ["video" as const] : []), ...(this.session.audio ? ["audio" as const] : [])];
     // HA runs on this host in an add-on install: a loopback candidate is the shortest path to its WebRTC server.
     const up = createPeer(werift, upstreamCodecs(this.session.audio), {
@@ -176,13 +161,13 @@ export class MediaRelay {
       this.#haAnswered = resolve;
     });
     const offer = await gatherOffer(up, this.#gatherTimeoutMs, (late) => this.#ha.candidates([late]));
-    if (this.#closed) return;
+    if (this.closed) return;
     this.#ha.start(offer);
     const haAnswer = await answered;
-    if (this.#closed) return;
+    if (this.closed) return;
     await up.setRemoteDescription({ type: "answer", sdp: haAnswer });
     // Closed meanwhile: no controller-side peer may be created after close() ran.
-    if (this.#closed) return;
+    if (this.closed) return;
     this.#haAnswer = haAnswer;
     this.#toPeer(up, this.#haCandidates.splice(0));
 
@@ -226,7 +211,7 @@ export class MediaRelay {
     const offer = await gatherOffer(down, this.#gatherTimeoutMs, (late) => {
       this.session.candidates([late]).catch(() => undefined);
     });
-    if (this.#closed) return;
+    if (this.closed) return;
     this.#offerSent = true;
     await this.session.offer(offer);
   }
@@ -241,7 +226,7 @@ export class MediaRelay {
     pc.connectionStateChange.subscribe((state) => {
       if (state === "connected" && this.#up?.connectionState === "connected" && this.#down?.connectionState === "connected")
         clearTimeout(this.#timer);
-      if (state !== "failed" || this.#closed) return;
+      if (state !== "failed" || this.closed) return;
       this.log.warn(`${this.entityId}: the WebRTC connection to ${side} failed`);
       this.end("failed");
     });

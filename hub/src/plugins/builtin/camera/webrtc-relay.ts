@@ -18,42 +18,21 @@ import type {
 import type { PluginLogger } from "../../api.ts";
 import type { CameraHa } from "./camera-ha.ts";
 import { HaWebRtcSession } from "./ha-session.ts";
+import { LiveSession } from "./live-session.ts";
 import { MediaRelay, type MediaRelayOptions } from "./media-relay.ts";
 
-/** One live session, whichever way it was set up. */
-interface Live {
-  readonly id: number;
-  candidates(candidates: IceCandidate[]): void;
-  /** The controller's answer (solicited sessions only). */
-  answer(sdp: string): void;
-  /** Closes the session at HA (and the relay's peers); the controller already knows. */
-  close(): void;
-  /** Ends the session on both sides. */
-  end(reason: SessionEndReason): void;
-}
-
 /** A session the controller offered: signalling only. */
-class SignallingRelay implements Live {
+class SignallingRelay extends LiveSession<CameraSession> {
   readonly #ha: HaWebRtcSession;
-  #closed = false;
 
-  constructor(
-    private readonly session: CameraSession,
-    ha: CameraHa,
-    private readonly entityId: string,
-    private readonly log: PluginLogger,
-    private readonly onClosed: () => void,
-  ) {
+  constructor(session: CameraSession, ha: CameraHa, entityId: string, log: PluginLogger, onClosed: () => void) {
+    super(session, entityId, log, onClosed);
     const failed = (error: Error) => log.debug(`${entityId}: relaying to the controller failed: ${error.message}`);
     this.#ha = new HaWebRtcSession(ha, entityId, log, {
       answer: (sdp) => void session.answer(sdp).catch(failed),
       candidate: (candidate) => void session.candidates([candidate]).catch(failed),
       failed: () => this.end("failed"),
     });
-  }
-
-  get id(): number {
-    return this.session.id;
   }
 
   start(): void {
@@ -66,24 +45,13 @@ class SignallingRelay implements Live {
 
   answer(): void {}
 
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
+  protected release(): void {
     this.#ha.close();
-    this.onClosed();
-  }
-
-  end(reason: SessionEndReason): void {
-    if (this.#closed) return;
-    this.close();
-    this.session
-      .end(reason)
-      .catch((error: Error) => this.log.debug(`${this.entityId}: could not tell the controller: ${error.message}`));
   }
 }
 
 export class CameraRelay implements CameraDeviceBackend {
-  readonly #sessions = new Map<number, Live>();
+  readonly #sessions = new Map<number, LiveSession>();
   readonly #offDisconnect: () => void;
 
   constructor(
@@ -144,13 +112,13 @@ export class CameraRelay implements CameraDeviceBackend {
   }
 
   /** A session under an id still open (a re-offer) replaces it: the old one closes at HA first. */
-  #add(live: Live): void {
+  #add(live: LiveSession): void {
     this.#sessions.get(live.id)?.close();
     this.#sessions.set(live.id, live);
     this.onChange();
   }
 
-  #forget(live: Live): void {
+  #forget(live: LiveSession): void {
     if (this.#sessions.get(live.id) === live) this.#sessions.delete(live.id);
     this.onChange();
   }
