@@ -135,6 +135,19 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
     return videoStreamId;
   };
 
+  /** The viewer received H.264 parameter sets and a key frame of the simulated camera's track. */
+  const assertH264Arrived = (viewer: WebRtcViewer) => {
+    const types = nalTypes(viewer.packets);
+    assert.ok(types.has(7) && types.has(8) && types.has(5), `H.264 SPS, PPS and IDR slices arrive (${[...types]})`);
+  };
+
+  /** The controller ends session `id`: HA's session closes and the plugin reports no live session. */
+  const endAndSeeClosed = async (ep: number, id: number) => {
+    await invoke(ep, "WebRtcTransportProvider", "endSession", { webRtcSessionId: id, reason: 2 });
+    await eventually(() => sim.cameraStats(FRONT)?.openSessions === 0, 10_000);
+    await until((p) => /0 live sessions/.test(p.status ?? ""));
+  };
+
   it("opens a live view through the bridge: the controller's WebRTC peer receives the simulated camera's H.264 RTP", async () => {
     const ep = endpointOf(await until((p) => p.devices.length === 1), FRONT) as number;
     const videoStreamId = await allocateLiveView(ep);
@@ -168,14 +181,11 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
         }
         return viewer.packets.length >= 20;
       }, 20_000);
-      const types = nalTypes(viewer.packets);
-      assert.ok(types.has(7) && types.has(8) && types.has(5), `H.264 SPS, PPS and IDR slices arrive (${[...types]})`);
+      assertH264Arrived(viewer);
       assert.equal(sim.cameraStats(FRONT)?.openSessions, 1);
       assert.match((await pluginOn())?.status ?? "", /1 live session/);
 
-      await invoke(ep, "WebRtcTransportProvider", "endSession", { webRtcSessionId: id, reason: 2 });
-      await eventually(() => sim.cameraStats(FRONT)?.openSessions === 0, 10_000);
-      await until((p) => /0 live sessions/.test(p.status ?? ""));
+      await endAndSeeClosed(ep, id);
     } finally {
       await viewer.close();
     }
@@ -205,14 +215,11 @@ describe("camera plugin: HA cameras as Matter cameras, live view through HA's We
       await invoke(ep, "WebRtcTransportProvider", "provideAnswer", { webRtcSessionId: id, sdp });
       await trickle(ep, id, viewer);
       await eventually(() => viewer.packets.length >= 20, 20_000);
-      const types = nalTypes(viewer.packets);
-      assert.ok(types.has(7) && types.has(8) && types.has(5), `H.264 SPS, PPS and IDR slices arrive (${[...types]})`);
+      assertH264Arrived(viewer);
       await eventually(() => (sim.cameraStats(FRONT)?.keyframeRequests ?? 0) > (before?.keyframeRequests ?? 0), 5_000);
       assert.match((await pluginOn())?.status ?? "", /1 live session/);
 
-      await invoke(ep, "WebRtcTransportProvider", "endSession", { webRtcSessionId: id, reason: 2 });
-      await eventually(() => sim.cameraStats(FRONT)?.openSessions === 0, 10_000);
-      await until((p) => /0 live sessions/.test(p.status ?? ""));
+      await endAndSeeClosed(ep, id);
     } finally {
       await viewer.close();
     }
