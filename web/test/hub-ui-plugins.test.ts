@@ -10,6 +10,7 @@ import { VeSyncClient } from "../../hub/src/plugins/builtin/appliance-cloud/vesy
 import type { SlotInfo } from "../../hub/src/plugins/managed-slot.ts";
 import { ACCOUNT, EMAIL, PASSWORD } from "../../hub/src/plugins/testing/appliance-harness.ts";
 import { EXAMPLE_PLUGIN_DIR, offlineNpmEnv, packPlugin } from "../../hub/src/plugins/testing/plugin-fixtures.ts";
+import { freeUdpPort } from "../../hub/test/support/matter-fixtures.ts";
 import { eventually } from "../../hub/test/support/test-context.ts";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
 import { LOOKS } from "./support/browser.ts";
@@ -55,8 +56,9 @@ describe("hub UI: the plugins page (real hub, real npm install, simulated cloud,
     return dialog;
   };
   const createBridge = async (input: Record<string, unknown>) => {
-    const { body: next } = await world.api<{ port: number }>("GET", "/api/matter/next-port");
-    const created = await world.api<BridgeRecord>("POST", "/api/matter/bridges", { port: next.port, ...input });
+    // Not /api/matter/next-port: that is 5540 upwards, and another test file running at the same time may take the
+    // same port between its probe and the bridge's start.
+    const created = await world.api<BridgeRecord>("POST", "/api/matter/bridges", { port: await freeUdpPort(), ...input });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     return created.body;
   };
