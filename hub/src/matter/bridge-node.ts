@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { join } from "node:path";
-import { Endpoint, type ServerNode, SubscriptionsServer } from "@matter/main";
+import { Endpoint, type ServerNode } from "@matter/main";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
 import {
   type CommissioningInfo,
@@ -14,6 +14,7 @@ import { createBridgeServerNode } from "./bridge-server-node.ts";
 import type { MatterEnvironment } from "./matter-environment.ts";
 import { PeerAddressBook } from "./peer-address-book.ts";
 import { startErrorFor } from "./start-error.ts";
+import { holdFormerSubscriptions, type ResumeSubscriptions } from "./subscription-resumption.ts";
 
 export type { CommissioningInfo, CommissioningWindow, FabricInfo } from "./bridge-commissioning.ts";
 export { BridgeStartError } from "./start-error.ts";
@@ -99,10 +100,12 @@ export class BridgeNode extends EventEmitter<BridgeNodeEvents> {
    * Builds the node from storage, attaches the held devices and brings it online. A held device that matter.js
    * refuses (e.g. an attribute value outside its constraints) is left out and listed in `failedDevices` with the
    * error: one bad device never keeps the others offline. Rejects with a {@link BridgeStartError} (e.g. port in
-   * use) after closing everything it opened; held devices are then gone.
+   * use) after closing everything it opened; held devices are then gone. Resolves once the node is online; the
+   * subscriptions controllers had before a restart are resumed right after (see subscription-resumption.ts).
    */
-  start(): Promise<{ failedDevices: ReadonlyMap<string, unknown> }> {
-    return this.#exclusive(async () => {
+  async start(): Promise<{ failedDevices: ReadonlyMap<string, unknown> }> {
+    let resume: ResumeSubscriptions | undefined;
+    const started = await this.#exclusive(async () => {
       const failedDevices = new Map<string, unknown>();
       if (this.#node) return { failedDevices };
       this.#status = "starting";
@@ -124,10 +127,8 @@ export class BridgeNode extends EventEmitter<BridgeNodeEvents> {
         this.#snapshot = readCommissioning(node);
         this.#watch(node);
         await this.#peers.seed(node);
+        resume = await holdFormerSubscriptions(node);
         await node.start();
-        // matter.js records subscriptions for resumption after a restart only once this behavior is active, and
-        // it activates it only when a node goes online already commissioned: not during the first run.
-        await node.act("record subscriptions", (agent) => void agent.get(SubscriptionsServer));
         this.#untrack = this.#peers.track(node);
         this.#node = node;
         this.#parent = parent;
@@ -140,6 +141,9 @@ export class BridgeNode extends EventEmitter<BridgeNodeEvents> {
         throw startErrorFor(error, this.name, this.#options.port);
       }
     });
+    // Outside the queue: resuming waits on controllers (up to 2 s each) and must not hold up stop() or devices.
+    void resume?.();
+    return started;
   }
 
   /** Takes the node offline gracefully (sessions closed, mDNS withdrawn) and releases port and storage. */
