@@ -10,15 +10,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import autocannon from "autocannon";
+import type autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { onCleanup, runDriver } from "../lib/driver.ts";
 import type { Runtime } from "../lib/paths.ts";
 import { distribution } from "../lib/stats.ts";
 import { Subject } from "../lib/subject.ts";
-import { freeTcpPort, sleep, tempFolder } from "../lib/world.ts";
+import { freeTcpPort, tempFolder } from "../lib/world.ts";
 import type { ProbeMemory } from "../sut-probe.ts";
 import { BENCH_HS_ADMIN_TOKEN, BENCH_SERVER_NAME } from "./homeserver-constants.ts";
+import { type LoadStats, type Pace, runCannon } from "./portal-load.ts";
 
 export interface PortalJob {
   runtime: Runtime;
@@ -31,42 +32,24 @@ export interface PortalJob {
   logLevel?: string;
   /** Only these parts (profiling one of them): "audit", "health", "tokenList", "validation", "signUp". */
   only?: string[];
-  /** Requests per second over all connections for the paced token-list run. */
+  /** Requests per second over all connections for the paced runs (token list and health). */
   pacedRate: number;
   cpuProfDir?: string;
   verbose?: boolean;
 }
 
-export interface LoadStats {
-  connections: number;
-  durationS: number;
-  requestsPerS: number;
-  /** Whole flows per second (sign-up only). */
-  flowsPerS?: number;
-  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
-  total: number;
-  non2xx: number;
-  errors: number;
-  statusCodes: Record<string, number>;
-  /**
-   * Time inside the portal per request, from its request log (`ms`, whole milliseconds, from the first
-   * middleware to the response): the rest of the client-side latency was spent outside the handlers.
-   */
-  serverMs: { p50: number; p99: number; count: number };
-  /** The portal's event-loop delay during the run (monitorEventLoopDelay). */
-  portalLoopDelayMs: { p50: number; p99: number; max: number };
-  /** With `logLevel: debug`: the portal's own timing of its homeserver calls. */
-  homeserverCallMs?: { p50: number; p99: number; count: number };
-  /** CPU of each process during the measured run (100 = one core): who is the bottleneck. */
-  cpuPercent: { portal: number; homeserver: number; loadGenerator: number };
-}
-
 export interface PortalResult {
   tokenList: LoadStats;
+  /** Paced evenly at `pacedRate` in total. */
   tokenListPaced: LoadStats;
+  /** The same rate as autocannon paces it: each second's requests at once. */
+  tokenListBursts: LoadStats;
   tokenValidation: LoadStats;
   signUp: LoadStats;
   health: LoadStats;
+  /** `/api/health` paced like the paced token list (evenly, then in bursts): the floor of each. */
+  healthPaced: LoadStats;
+  healthBursts: LoadStats;
   tokenListItems: number;
   audit: {
     rows: number;
@@ -177,7 +160,7 @@ runDriver<PortalJob, PortalResult>(
       const ms = (JSON.parse(line) as { ms?: number }).ms;
       if (typeof ms === "number") serverMs.push(ms);
     });
-    const cannon = async (requests: autocannon.Request[], flows?: () => number, overallRate?: number) => {
+    const cannon = async (requests: autocannon.Request[], flows?: () => number, pace?: Pace) => {
       const stats = await runCannon(
         base,
         job.connections,
@@ -194,20 +177,27 @@ runDriver<PortalJob, PortalResult>(
           },
         },
         flows,
-        overallRate,
+        pace,
       );
       return stats;
     };
 
-    const health = wanted("health") ? await cannon([{ method: "GET", path: "/api/health" }]) : skipped;
+    const healthRequest: autocannon.Request = { method: "GET", path: "/api/health" };
+    const health = wanted("health") ? await cannon([healthRequest]) : skipped;
+    const even: Pace = { kind: "even", ratePerS: job.pacedRate };
+    const bursts: Pace = { kind: "bursts", ratePerS: job.pacedRate };
+    const healthPaced = wanted("health") ? await cannon([healthRequest], undefined, even) : skipped;
+    const healthBursts = wanted("health") ? await cannon([healthRequest], undefined, bursts) : skipped;
     const listRequest: autocannon.Request = {
       method: "GET",
       path: `/api/admin/tokens?serverId=${serverId}`,
       headers: { cookie },
     };
     const tokenList = wanted("tokenList") ? await cannon([listRequest]) : skipped;
-    // The same 50 clients at a pace a busy admin panel could see (2 requests per second each): latency without queueing.
-    const tokenListPaced = wanted("tokenList") ? await cannon([listRequest], undefined, job.pacedRate) : skipped;
+    // The same 50 clients at a pace a busy admin panel could see (2 requests per second each), evenly spread: the
+    // latency of a request that does not queue behind the others; then the same rate in one burst per second.
+    const tokenListPaced = wanted("tokenList") ? await cannon([listRequest], undefined, even) : skipped;
+    const tokenListBursts = wanted("tokenList") ? await cannon([listRequest], undefined, bursts) : skipped;
     const validateBody = JSON.stringify({ token: "bench-open", serverId });
     const tokenValidation = !wanted("validation")
       ? skipped
@@ -291,7 +281,19 @@ runDriver<PortalJob, PortalResult>(
           () => registered,
         );
     const memoryAfter = await portal.memory(true);
-    return { tokenList, tokenListPaced, tokenValidation, signUp, health, tokenListItems, audit, memoryAfter };
+    return {
+      tokenList,
+      tokenListPaced,
+      tokenListBursts,
+      tokenValidation,
+      signUp,
+      health,
+      healthPaced,
+      healthBursts,
+      tokenListItems,
+      audit,
+      memoryAfter,
+    };
   },
   { matter: false },
 );
@@ -360,75 +362,4 @@ async function timeRequests(samples: number, url: () => string, cookie: string) 
     if (i >= 5) times.push(performance.now() - started);
   }
   return distribution(times);
-}
-
-async function runCannon(
-  base: string,
-  connections: number,
-  durationS: number,
-  requests: autocannon.Request[],
-  processes: {
-    portal: Subject;
-    homeserver: Subject;
-    serverMs: () => number[];
-    homeserverMs: () => number[];
-    resetServerMs: () => void;
-  },
-  /** Counts completed flows (sign-up): read before and after the measured run. */
-  flows?: () => number,
-  /** Paced (open loop) at this many requests per second in total; as fast as answered when absent. */
-  overallRate?: number,
-): Promise<LoadStats> {
-  const pace = overallRate ? { overallRate } : {};
-  // A short warm-up at the same concurrency (JIT, connection setup), then the measured run.
-  await autocannon({ url: base, connections, duration: 1, requests, ...pace });
-  await sleep(200);
-  const flowsBefore = flows?.() ?? 0;
-  const cpu = async () => {
-    const [portal, homeserver] = await Promise.all([processes.portal.cpu(), processes.homeserver.cpu()]);
-    const own = process.cpuUsage();
-    return {
-      portal: portal.userMs + portal.systemMs,
-      homeserver: homeserver.userMs + homeserver.systemMs,
-      own: (own.user + own.system) / 1000,
-    };
-  };
-  const cpuBefore = await cpu();
-  await processes.portal.resetLoopDelay();
-  processes.resetServerMs();
-  const began = performance.now();
-  const result = await autocannon({ url: base, connections, duration: durationS, requests, ...pace });
-  const wall = performance.now() - began;
-  const cpuAfter = await cpu();
-  const loop = await processes.portal.loopDelay();
-  // Request log lines are written asynchronously: give the last ones a moment.
-  await sleep(300);
-  const inside = distribution(processes.serverMs());
-  const share = (key: "portal" | "homeserver" | "own") => ((cpuAfter[key] - cpuBefore[key]) / wall) * 100;
-  const statusCodes: Record<string, number> = {};
-  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stats.count ?? 0;
-  const total = result.requests.total;
-  return {
-    connections,
-    durationS: result.duration,
-    requestsPerS: total / result.duration,
-    ...(flows ? { flowsPerS: (flows() - flowsBefore) / result.duration } : {}),
-    latencyMs: {
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      max: result.latency.max,
-      mean: result.latency.average,
-    },
-    total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    statusCodes,
-    serverMs: { p50: inside.p50, p99: inside.p99, count: inside.count },
-    portalLoopDelayMs: { p50: loop.p50, p99: loop.p99, max: loop.max },
-    ...(processes.homeserverMs().length > 0
-      ? { homeserverCallMs: (({ p50, p99, count }) => ({ p50, p99, count }))(distribution(processes.homeserverMs())) }
-      : {}),
-    cpuPercent: { portal: share("portal"), homeserver: share("homeserver"), loadGenerator: share("own") },
-  };
 }
