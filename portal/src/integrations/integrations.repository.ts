@@ -5,6 +5,15 @@ export type IntegrationRow = Selectable<IntegrationsTable>;
 export type SecretRow = Selectable<IntegrationSecretsTable>;
 export type SnapshotRow = Selectable<IntegrationSnapshotsTable>;
 
+/** A JSON column's value (config, files, last_health, snapshot config); `fallback` when empty or unreadable. */
+export function parseColumn<T>(json: string | null, fallback: T): T {
+  try {
+    return json === null ? fallback : (JSON.parse(json) as T);
+  } catch {
+    return fallback;
+  }
+}
+
 /** Integrations, their sealed secrets and configuration snapshots. */
 export class IntegrationsRepository {
   constructor(private readonly db: Kysely<Database>) {}

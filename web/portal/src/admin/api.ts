@@ -1,13 +1,12 @@
 import type { AuditEntry } from "../../../../portal/src/audit/audit.service.ts";
-import type { BotTemplate, FeatureKey } from "../../../../portal/src/bots/bot-templates.ts";
+import type { ProfileSync, TokenCheck } from "../../../../portal/src/bots/bot-account.ts";
 import type {
   BotDetail,
   BotRecord,
   FeatureRecord as FeatureToggle,
-  ProfileSync,
   RoomAssignmentRecord as RoomAssignment,
-  TokenCheck,
-} from "../../../../portal/src/bots/bots.service.ts";
+} from "../../../../portal/src/bots/bot-records.ts";
+import type { BotTemplate, FeatureKey } from "../../../../portal/src/bots/bot-templates.ts";
 import type { AssetPurpose } from "../../../../portal/src/branding/branding.schema.ts";
 import type { AssetRecord, ProfileRecord } from "../../../../portal/src/branding/branding.service.ts";
 import type { DiagnosticsResult as HomeserverDiagnostics } from "../../../../portal/src/diagnostics/diagnostics.service.ts";
@@ -15,11 +14,11 @@ import type { ConfigField, IntegrationType, publicEntry } from "../../../../port
 import type {
   AppserviceCheck,
   IntegrationHealth,
-  IntegrationRecord,
-  IntegrationsService,
-  SecretRecord,
   IntegrationDiagnostics as ServerIntegrationDiagnostics,
-} from "../../../../portal/src/integrations/integrations.service.ts";
+} from "../../../../portal/src/integrations/integration-health.ts";
+import type { SecretRecord } from "../../../../portal/src/integrations/integration-secrets.ts";
+import type { IntegrationRecord } from "../../../../portal/src/integrations/integration-views.ts";
+import type { IntegrationsService } from "../../../../portal/src/integrations/integrations.service.ts";
 import type { ServerRecord } from "../../../../portal/src/servers/server-record.ts";
 import type { DashboardStats } from "../../../../portal/src/stats/stats.service.ts";
 import type { TokenRecord } from "../../../../portal/src/tokens/tokens.service.ts";
