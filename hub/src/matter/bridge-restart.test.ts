@@ -163,4 +163,33 @@ describe("BridgeNode restart", () => {
     await until("the resumption to give up", () => outcome() !== undefined);
     assert.match(outcome() ?? "", /Reestablished 0 of 1/);
   });
+
+  it("a stop while the resumption still waits for a controller ends both", async () => {
+    // Give the bridge a subscription to resume again: a new controller subscribes, then goes away.
+    const second = await TestController.start({
+      storagePath: `${dir.path}/ctl2`,
+      localPort: await freeUdpPort(),
+      fabricLabel: "Second",
+    });
+    try {
+      const window = await bridge.openCommissioningWindow(180);
+      const secondNode = await second.commission(window.manualPairingCode, { ip: "::1", port: options.port });
+      assert.deepEqual(await second.partsList(secondNode, 1), [2, 3]);
+    } finally {
+      await second.close();
+    }
+    await bridge.stop();
+    const before = lines().length;
+    await withDevices(bridge);
+    await bridge.start();
+    await bridge.stop();
+    assert.equal(bridge.status, "stopped");
+    const after = lines().slice(before);
+    // matter.js lets the node go offline once the resumption's connection attempt (at most 2 s) is over.
+    assert.ok(
+      after.some((line) => line.includes("Reestablished 0 of 1")),
+      "the resumption ended before stop() resolved",
+    );
+    assert.ok(!after.some((line) => /"level":"(error|fatal)"|Unhandled/.test(line)), after.join("\n"));
+  });
 });
