@@ -198,8 +198,8 @@ function summarize(runs: { case: Case; hub: StartupResult[]; reference: StartupR
       );
     };
     // The work of starting grows with entities; CPU time measures it. Wall time adds the machine's waits: in one
-    // run the 200-entity start took 2.9-4.7 s (hub) and 2.7-4.5 s (reference) at 4.1-4.3 s of CPU, which alone
-    // decides a slope over 300 entities (docs/PERFORMANCE.md, "Start-up linearity").
+    // run the 200-entity start took 2.9-4.7 s (hub) and 2.7-4.5 s (reference) at the usual CPU time, and that alone
+    // decided a slope over 300 entities (docs/PERFORMANCE.md, "Start-up linearity").
     linearity("cpu", "CPU ms per entity until running, 500→1000", "ms", 1000, true);
     linearity("start", "start-up ms per entity (wall), 500→1000", "ms", 1000, false);
     // Memory held per entity is the live heap after a forced GC: it is what grows with entities. RSS after start is
