@@ -4,11 +4,12 @@
  * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issue 11.
  *
  *   npm run bench -- [--scenario startup|latency|load|portal] [--quick] [--repeats N] [--runtime compiled|tsx]
- *                    [--entities N[,N]] [--profile] [--verbose]
+ *                    [--entities N[,N]] [--rates N[,N]] [--profile] [--verbose]
  *
  * --quick: tiny sizes and one repeat (a smoke run of every code path, not numbers to quote).
  * --runtime: `compiled` (default) measures the JavaScript `tsc` emits, as production runs it; `tsx` the sources.
  * --entities: start-up cases with these entities per bridge only (e.g. 500).
+ * --rates: load runs at these rates only (changes per second, e.g. 3000).
  * --profile: write `--cpu-prof` profiles of every measured process to bench/results/profiles/.
  */
 import { spawnSync } from "node:child_process";
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     quick: { type: "boolean", default: false },
     repeats: { type: "string" },
     entities: { type: "string" },
+    rates: { type: "string" },
     runtime: { type: "string", default: "compiled" },
     profile: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
@@ -42,7 +44,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    "npm run bench -- [--scenario startup|latency|load|portal]... [--quick] [--repeats N] [--runtime compiled|tsx] [--profile] [--verbose]",
+    "npm run bench -- [--scenario startup|latency|load|portal]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--verbose]",
   );
   process.exit(0);
 }
@@ -83,6 +85,11 @@ function build(): Runtime {
 
 let runtime: Runtime = values.runtime;
 if (runtime === "compiled") runtime = build();
+const rates = values.rates?.split(",").map(Number);
+if (rates?.some((n) => !Number.isInteger(n) || n < 1)) {
+  console.error("--rates must be a comma-separated list of changes per second, e.g. 3000 or 200,1000");
+  process.exit(2);
+}
 const entities = values.entities?.split(",").map(Number);
 if (entities?.some((n) => !Number.isInteger(n) || n < 1)) {
   console.error("--entities must be a comma-separated list of entity counts per bridge, e.g. 500 or 250,500");
@@ -91,6 +98,7 @@ if (entities?.some((n) => !Number.isInteger(n) || n < 1)) {
 const ctx: SuiteContext = {
   quick: values.quick,
   entities,
+  rates,
   runtime,
   repeats,
   profileDir: values.profile ? `${RESULTS_DIR}/profiles` : undefined,

@@ -7,6 +7,8 @@ export interface SuiteContext {
   runtime: Runtime;
   /** Start-up only: run just the cases with these entities per bridge (e.g. [500]). */
   entities: number[] | undefined;
+  /** Load only: run just these rates (changes per second). */
+  rates: number[] | undefined;
   /** Overrides the suite's number of repeats. */
   repeats: number | undefined;
   /** Folder for `--cpu-prof` profiles of the measured processes, when profiling. */

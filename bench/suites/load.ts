@@ -7,7 +7,7 @@ import { profileFolder, type SuiteContext, type SuiteOutput } from "./context.ts
 
 export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
   const entities = ctx.quick ? 100 : 500;
-  const rates = ctx.quick ? [200, 1000] : [200, 1000, 3000];
+  const rates = ctx.rates ?? (ctx.quick ? [200, 1000] : [200, 1000, 3000]);
   const durationS = ctx.quick ? 5 : 30;
   const repeats = ctx.repeats ?? 1;
   const runs: { rate: number; hub: LoadResult[]; reference: LoadResult[] }[] = [];
