@@ -51,9 +51,11 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
       const due = began + i * intervalMs;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      // A timer may fire up to a millisecond early: such a request counts from when it was really sent.
-      const from = Math.max(due, performance.now());
-      sendLags.push(from - due);
+      // Late: counted from the due instant. A timer may also fire up to a millisecond early: such a request counts
+      // from when it was really sent.
+      const sentAt = performance.now();
+      const from = Math.min(due, sentAt);
+      sendLags.push(Math.max(0, sentAt - due));
       inFlight.push(
         pool
           .request({ method: options.method, path: options.path, headers: options.headers })
