@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { until } from "../../lib/testing/polling.ts";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import { LIST_KEEP_MS } from "../src/tokens/tokens.service.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
@@ -8,15 +9,6 @@ import { nextIp, startPortalWithHomeserver, stopPortalWithHomeserver, type TestP
 
 const LIST_PATH = "/_synapse/admin/v1/registration_tokens";
 const isList = (request: { method: string; path: string }) => request.method === "GET" && request.path === LIST_PATH;
-
-/** Waits until `condition()` holds (polling), failing after `ms`. */
-async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(5);
-  }
-}
 
 const names = (reply: Reply) => (reply.body.tokens as { token: string }[]).map((token) => token.token);
 
@@ -41,7 +33,7 @@ describe("token lists under concurrent requests", () => {
     const before = listCalls();
     const replies = Array.from({ length: 50 }, () => admin.get(path()));
     try {
-      await until(() => slow.held() >= 1, "the first list call reached the homeserver");
+      await until("the first list call reached the homeserver", () => slow.held() >= 1);
       await sleep(300);
     } finally {
       slow.release();
@@ -70,11 +62,11 @@ describe("token lists under concurrent requests", () => {
     const slow = hs.holdResponses(isList);
     try {
       const early = admin.get(path());
-      await until(() => slow.held() >= 1, "the early list call reached the homeserver");
+      await until("the early list call reached the homeserver", () => slow.held() >= 1);
       // The homeserver already answered the early call (without this token); the answer is on its way.
       assert.equal((await admin.post(path(), { token: "written-meanwhile", label: "New" })).status, 201);
       const late = admin.get(path());
-      await until(() => slow.held() >= 2, "the list asked for after the write made its own call", 5_000);
+      await until("the list asked for after the write made its own call", () => slow.held() >= 2, 5_000);
       slow.release();
       assert.ok(!names(await early).includes("written-meanwhile"), "the early call was answered before the write");
       const lateList = await late;

@@ -1,6 +1,7 @@
 /** Test support: a home-assistant-js-websocket client against a simulator, and polling helpers. */
 import { type Connection, createConnection, createLongLivedTokenAuth } from "home-assistant-js-websocket";
 import { WebSocket } from "ws";
+import { until as pollUntil } from "../../../lib/testing/polling.ts";
 import type { HomeSnapshot } from "../home-assistant/types.ts";
 import type { HaSimulator } from "./types.ts";
 
@@ -11,16 +12,9 @@ export async function connectClient(sim: Pick<HaSimulator, "url" | "token">, tok
   return createConnection({ auth: createLongLivedTokenAuth(sim.url, token) });
 }
 
-/** Polls until `check` returns true (or a truthy value), failing after `timeoutMs`. */
-export async function until<T>(check: () => T | undefined | false, timeoutMs = 2000, what = "condition"): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** Polls until `check` returns true (or a truthy value), failing after `timeoutMs` (the simulator tests' order). */
+export const until = <T>(check: () => T | undefined | false, timeoutMs = 2000, what = "condition"): Promise<T> =>
+  pollUntil(what, check, timeoutMs, 5) as Promise<T>;
 
 /** A raw `ws` client that authenticates and collects every message (arrays from coalescing flattened). */
 export async function rawClient(sim: Pick<HaSimulator, "url" | "token">, options: { coalesce?: boolean } = {}) {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { Hono } from "hono";
 import { type RunningHttpServer, startHttpServer } from "../../../lib/http-server.ts";
 import { memoryLogger } from "../../../lib/testing/fixtures.ts";
+import { until } from "../../../lib/testing/polling.ts";
 import { hubErrorHandler } from "../http/errors.ts";
 import { createHubLogger } from "./hub-logger.ts";
 import { LogRing } from "./log-ring.ts";
@@ -38,14 +39,6 @@ const dataMessages = (text: string) =>
     .flatMap((block) => block.split("\n").filter((line) => line.startsWith("data: ")))
     .map((line) => JSON.parse(line.slice(6)) as { id: number; msg: string; level: string });
 
-async function until(condition: () => boolean, timeoutMs = 1000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe("GET /api/logs/stream (SSE over a real server)", () => {
   const ring = new LogRing();
   const log = createHubLogger({ level: "debug", ring, stdout: { write() {} } });
@@ -73,7 +66,7 @@ describe("GET /api/logs/stream (SSE over a real server)", () => {
     assert.equal(response.headers.get("cache-control"), "no-cache");
     assert.equal(response.headers.get("x-accel-buffering"), "no");
     assert.equal(response.headers.get("content-length"), null);
-    await until(() => ring.subscriberCount === 1);
+    await until("one stream subscriber", () => ring.subscriberCount === 1, 1000);
     const started = Date.now();
     log.child({ component: "test" }).info({ token: "hidden-token" }, "hello stream");
     const text = await readUntil(response, (t) => t.includes("hello stream"));
@@ -94,10 +87,10 @@ describe("GET /api/logs/stream (SSE over a real server)", () => {
   });
 
   it("filters by level and releases the subscription when the client aborts", async () => {
-    await until(() => ring.subscriberCount === 0);
+    await until("no stream subscriber", () => ring.subscriberCount === 0, 1000);
     const controller = new AbortController();
     const response = await fetch(`${base}?level=error`, { signal: controller.signal });
-    await until(() => ring.subscriberCount === 1);
+    await until("one stream subscriber", () => ring.subscriberCount === 1, 1000);
     log.info("not wanted");
     log.error("wanted");
     const text = await readUntil(response, (t) => t.includes("wanted"));
@@ -106,7 +99,7 @@ describe("GET /api/logs/stream (SSE over a real server)", () => {
       ["wanted"],
     );
     controller.abort();
-    await until(() => ring.subscriberCount === 0);
+    await until("no stream subscriber", () => ring.subscriberCount === 0, 1000);
   });
 
   it("replays entries after Last-Event-ID, and refuses an unknown level", async () => {
@@ -127,9 +120,9 @@ describe("GET /api/logs/stream (SSE over a real server)", () => {
   });
 
   it("ends open streams when the ring closes its subscriptions", async () => {
-    await until(() => ring.subscriberCount === 0);
+    await until("no stream subscriber", () => ring.subscriberCount === 0, 1000);
     const response = await fetch(base);
-    await until(() => ring.subscriberCount === 1);
+    await until("one stream subscriber", () => ring.subscriberCount === 1, 1000);
     const closing = readUntil(response, () => false, 1000).catch((error: Error) => error);
     ring.close();
     const result = await closing;

@@ -71,11 +71,4 @@ export function testTemperatureSensor(id: string, label: string, centiDegrees = 
   });
 }
 
-/** Resolves when `condition()` holds, polling every 20 ms; rejects after `timeoutMs` naming `what`. */
-export async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { until } from "../../../lib/testing/polling.ts";

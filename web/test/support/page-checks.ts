@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { until } from "../../../lib/testing/polling.ts";
 
 // Checks the UI tests of both apps make on a page, the way a person (or a screen reader) would notice.
 
@@ -24,9 +25,5 @@ export async function settled(page: Page): Promise<void> {
 
 /** Waits until `check()` holds (polled every 25 ms), or fails with `what` after `timeoutMs`. */
 export async function waitUntil(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await until(what, check, timeoutMs, 25);
 }
