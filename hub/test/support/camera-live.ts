@@ -18,6 +18,16 @@ export const LIVE_VIEW_VIDEO = {
   keyFrameInterval: 1000,
 };
 
+/** An AudioStreamAllocate request for Opus live view (mono, 48 kHz). */
+export const LIVE_VIEW_AUDIO = {
+  streamUsage: LIVE_VIEW,
+  audioCodec: 0,
+  channelCount: 1,
+  sampleRate: 48_000,
+  bitRate: 32_000,
+  bitDepth: 16,
+};
+
 /** Open UDP sockets of this process: the hub's, the simulator camera's and the viewer's WebRTC peers among them. */
 export const udpSockets = () => process.getActiveResourcesInfo().filter((name) => name === "UDPWrap").length;
 

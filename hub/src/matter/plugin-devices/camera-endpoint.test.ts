@@ -4,15 +4,13 @@ import type { NodeId } from "@matter/main";
 import { Status } from "@matter/main/types";
 import { type CameraBridge, rejectsWith, startCameraBridge } from "../../../test/support/camera-bridge.ts";
 import { type CameraController, REQUESTOR_ENDPOINT } from "../../../test/support/camera-controller.ts";
+import { LIVE_VIEW, LIVE_VIEW_AUDIO, LIVE_VIEW_VIDEO } from "../../../test/support/camera-live.ts";
 import { until } from "../../../test/support/matter-fixtures.ts";
 import { TEST_IMAGE_SIZE, testCameraImage } from "../../ha-simulator/camera/test-image.ts";
 import type { BridgeNode } from "../bridge-node.ts";
 
 const CAMERA = 0x0142;
-const H264 = 0;
-const OPUS = 0;
 const JPEG = 0;
-const LIVE_VIEW = 3;
 
 describe("camera endpoint (WebRTC provider relay, stream management, snapshot)", () => {
   let cam: CameraBridge;
@@ -50,25 +48,20 @@ describe("camera endpoint (WebRTC provider relay, stream management, snapshot)",
       }),
       Status.InvalidInState,
     );
-    const { videoStreamId } = (await controller.invoke(nodeId, ep, "CameraAvStreamManagement", "videoStreamAllocate", {
-      streamUsage: LIVE_VIEW,
-      videoCodec: H264,
-      minFrameRate: 15,
-      maxFrameRate: 30,
-      minResolution: { width: 640, height: 360 },
-      maxResolution: { width: 1920, height: 1080 },
-      minBitRate: 500_000,
-      maxBitRate: 4_000_000,
-      keyFrameInterval: 4000,
-    })) as { videoStreamId: number };
-    const { audioStreamId } = (await controller.invoke(nodeId, ep, "CameraAvStreamManagement", "audioStreamAllocate", {
-      streamUsage: LIVE_VIEW,
-      audioCodec: OPUS,
-      channelCount: 1,
-      sampleRate: 48_000,
-      bitRate: 32_000,
-      bitDepth: 16,
-    })) as { audioStreamId: number };
+    const { videoStreamId } = (await controller.invoke(
+      nodeId,
+      ep,
+      "CameraAvStreamManagement",
+      "videoStreamAllocate",
+      LIVE_VIEW_VIDEO,
+    )) as { videoStreamId: number };
+    const { audioStreamId } = (await controller.invoke(
+      nodeId,
+      ep,
+      "CameraAvStreamManagement",
+      "audioStreamAllocate",
+      LIVE_VIEW_AUDIO,
+    )) as { audioStreamId: number };
 
     const sdp = `v=0\r\n${"a=x-padding:0123456789abcdef\r\n".repeat(80)}`; // ~2.5 kB: only TCP carries it
     const response = (await offer({

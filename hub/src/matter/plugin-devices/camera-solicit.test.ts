@@ -4,10 +4,9 @@ import type { NodeId } from "@matter/main";
 import { Status } from "@matter/main/types";
 import { CAMERA_ENDPOINT_ID, type CameraBridge, rejectsWith, startCameraBridge } from "../../../test/support/camera-bridge.ts";
 import { type CameraController, REQUESTOR_ENDPOINT } from "../../../test/support/camera-controller.ts";
+import { LIVE_VIEW, LIVE_VIEW_AUDIO, LIVE_VIEW_VIDEO } from "../../../test/support/camera-live.ts";
 import { until } from "../../../test/support/matter-fixtures.ts";
 import type { BridgeNode } from "../bridge-node.ts";
-
-const LIVE_VIEW = 3;
 
 describe("camera endpoint: sessions the controller asks the camera to offer (SolicitOffer)", () => {
   let cam: CameraBridge;
@@ -22,25 +21,14 @@ describe("camera endpoint: sessions the controller asks the camera to offer (Sol
   before(async () => {
     cam = await startCameraBridge("camera-solicit");
     ({ bridge, controller, nodeId, ep, fake } = cam);
-    ({ videoStreamId } = (await controller.invoke(nodeId, ep, "CameraAvStreamManagement", "videoStreamAllocate", {
-      streamUsage: LIVE_VIEW,
-      videoCodec: 0,
-      minFrameRate: 15,
-      maxFrameRate: 30,
-      minResolution: { width: 640, height: 360 },
-      maxResolution: { width: 1920, height: 1080 },
-      minBitRate: 500_000,
-      maxBitRate: 4_000_000,
-      keyFrameInterval: 4000,
-    })) as { videoStreamId: number });
-    await controller.invoke(nodeId, ep, "CameraAvStreamManagement", "audioStreamAllocate", {
-      streamUsage: LIVE_VIEW,
-      audioCodec: 0,
-      channelCount: 1,
-      sampleRate: 48_000,
-      bitRate: 32_000,
-      bitDepth: 16,
-    });
+    ({ videoStreamId } = (await controller.invoke(
+      nodeId,
+      ep,
+      "CameraAvStreamManagement",
+      "videoStreamAllocate",
+      LIVE_VIEW_VIDEO,
+    )) as { videoStreamId: number });
+    await controller.invoke(nodeId, ep, "CameraAvStreamManagement", "audioStreamAllocate", LIVE_VIEW_AUDIO);
   });
   after(() => cam?.close());
 
