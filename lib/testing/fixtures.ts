@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createLogger, type Logger } from "../logger.ts";
 
@@ -11,4 +14,10 @@ export function memoryLogger(level: "trace" | "debug" | "info" = "debug"): { log
     },
   });
   return { log: createLogger({ name: "test", level, destination }), lines: () => lines };
+}
+
+/** A fresh temporary folder and a function that removes it. */
+export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }

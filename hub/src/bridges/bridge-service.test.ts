@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "../../../lib/logger.ts";
+import { tempDir } from "../../../lib/testing/fixtures.ts";
 import type { BridgeConfig } from "./bridge-config.ts";
 import type { BridgeRuntime, BridgeStatus } from "./bridge-runtime.ts";
 import { BridgeService } from "./bridge-service.ts";
@@ -35,11 +33,11 @@ function fakeRuntime(config: BridgeConfig, journal: string[], gate: { wait?: Pro
 }
 
 describe("bridge service while the hub stops", () => {
-  let dataDir: string;
+  let dir: Awaited<ReturnType<typeof tempDir>>;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "bridge-service-"));
+    dir = await tempDir("bridge-service");
   });
-  after(() => rm(dataDir, { recursive: true, force: true }));
+  after(() => dir.remove());
 
   it("lets a start in flight finish, then stops it; starts no further bridge and refuses actions with 503", async () => {
     const journal: string[] = [];
@@ -55,12 +53,12 @@ describe("bridge service while the hub stops", () => {
       );
     // Two stored bridges meant to run (created by an earlier hub), then the hub starts again.
     const stored = { filter: { include: [], exclude: [], includeHidden: false }, serverMode: false, autoStart: true };
-    const earlier = serviceOver(new BridgeStore(dataDir));
+    const earlier = serviceOver(new BridgeStore(dir.path));
     await earlier.load();
     await earlier.create({ ...stored, name: "One", port: 5541, priority: 0 });
     await earlier.create({ ...stored, name: "Two", port: 5542, priority: 1 });
     journal.length = 0;
-    const service = serviceOver(new BridgeStore(dataDir));
+    const service = serviceOver(new BridgeStore(dir.path));
     await service.load();
 
     gate.wait = new Promise((resolve) => {

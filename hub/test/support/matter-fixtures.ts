@@ -1,7 +1,4 @@
 import { createSocket } from "node:dgram";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Endpoint } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
 import { OnOffServer } from "@matter/main/behaviors/on-off";
@@ -28,11 +25,7 @@ export function freeUdpPort(): Promise<number> {
   }, "UDP");
 }
 
-/** A fresh temporary folder and a function that removes it. */
-export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), `${prefix}-`));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
-}
+export { tempDir } from "../../../lib/testing/fixtures.ts";
 
 /** Commands the bridge side received, in order, as `"<endpoint id>:<command>"`. */
 export type CommandLog = string[];

@@ -1,16 +1,18 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { tempDir } from "../../../../../lib/testing/fixtures.ts";
 import { checkReceiveBuffer, RECEIVE_BUFFER_BYTES } from "./receive-buffer.ts";
 
 describe("receive buffer check", () => {
+  let folder: Awaited<ReturnType<typeof tempDir>>;
   let dir: string;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "rmem-"));
+    folder = await tempDir("rmem");
+    dir = folder.path;
   });
-  after(() => rm(dir, { recursive: true, force: true }));
+  after(() => folder.remove());
 
   it("asks for 4 MB and names the sysctl when the host caps it lower", async () => {
     const path = join(dir, "low");
