@@ -1,0 +1,193 @@
+import type { Endpoint } from "@matter/main";
+import type { Logger } from "../../../lib/logger.ts";
+import type { BridgeConfig } from "../bridges/bridge-config.ts";
+import type { EndpointIdentities } from "../bridges/endpoint-identities.ts";
+import type { CompiledFilter } from "../bridges/filter.ts";
+import { type EntityView, viewEntity } from "../home-assistant/entity-view.ts";
+import { createEntityEndpoint } from "./bridge-builders.ts";
+import type { DeviceSets, ExposedDevice } from "./bridge-device-rows.ts";
+import type { BridgeNode } from "./bridge-node.ts";
+import type { MatterBridgeDeps } from "./bridge-runtime.ts";
+import type { DeviceTypeKey, EntitySnapshot } from "./devices/contract.ts";
+import { mapEntity } from "./devices/domain-table.ts";
+import { cutUtf8, updateDeviceEndpoint } from "./devices/endpoint-types.ts";
+import { entityFailureReason } from "./entity-failure.ts";
+import { resolveEntityMapping } from "./plugin-devices/plugin-mount.ts";
+import type { PluginHostForBridge } from "./plugin-devices/seam.ts";
+
+export interface ExposedEntity extends ExposedDevice {
+  key: DeviceTypeKey;
+  endpoint: Endpoint;
+  off: () => void;
+}
+
+/** What the bridge runtime lends its entity devices. */
+export interface EntityDevicesHost {
+  /** The running (or starting) node; undefined while stopped. */
+  node(): BridgeNode | undefined;
+  config(): BridgeConfig;
+  filter(): CompiledFilter;
+  plugins(): PluginHostForBridge | undefined;
+  /** The bridge is up: a new device's identity is saved before controllers see it. */
+  running(): boolean;
+  /** The bridge's queue of structural work. */
+  serial<T>(task: () => Promise<T>): Promise<T>;
+  /** The device set changed. */
+  changed(): void;
+  /** One device's state changed. */
+  deviceChanged(entityId: string): void;
+}
+
+/**
+ * The HA entities of one bridge as Matter devices: which are exposed, skipped (with the reason) or failed (retried
+ * on their next HA state), kept in line with HA, the filter and the entity mappings one entity at a time. State
+ * changes reach only the endpoint of the entity that changed.
+ */
+export class EntityDevices {
+  readonly exposed = new Map<string, ExposedEntity>();
+  readonly skipped = new Map<string, { name: string; reason: string }>();
+  /** Entities whose device could not be built; each is retried when its HA state changes (`off` stops that). */
+  readonly failed = new Map<string, { name: string; reason: string; off: () => void }>();
+
+  constructor(
+    private readonly deps: MatterBridgeDeps,
+    private readonly identities: EndpointIdentities,
+    private readonly log: Logger,
+    private readonly host: EntityDevicesHost,
+  ) {}
+
+  /** The three sets, as the device rows read them. */
+  sets(): DeviceSets {
+    return { exposed: this.exposed, skipped: this.skipped, failed: this.failed };
+  }
+
+  /** Every entity id that may need a look: HA's and those the bridge knows of. */
+  candidates(): Set<string> {
+    return new Set([...this.deps.ha.model.entityIds(), ...this.exposed.keys(), ...this.skipped.keys(), ...this.failed.keys()]);
+  }
+
+  /** Brings one entity's device in line with HA, the filter and its mapping. One failing entity never fails the bridge. */
+  async reconcile(entityId: string): Promise<void> {
+    const node = this.host.node();
+    if (!node) return;
+    const view = viewEntity(this.deps.ha.model, entityId);
+    const mapping = this.deps.mappings.get(this.host.config().id, entityId);
+    const exposed = this.exposed.get(entityId);
+    this.skipped.delete(entityId);
+    const previousFailure = this.failed.get(entityId)?.reason;
+    this.failed.get(entityId)?.off();
+    this.failed.delete(entityId);
+    const name = cutUtf8(mapping?.customName || view?.name || entityId);
+    const skip = async (reason: string | undefined) => {
+      if (exposed) await this.#remove(entityId, exposed);
+      if (reason) this.skipped.set(entityId, { name, reason });
+    };
+    if (!view || !this.host.filter().matches(view)) return skip(undefined);
+    if (mapping?.disabled) return skip("disabled in the entity mapping");
+    if (!view.state) return skip("Home Assistant has no state for this entity");
+    const override = (mapping?.matterDeviceType as DeviceTypeKey | null) ?? null;
+    const plugins = this.host.plugins();
+    const decision = plugins
+      ? resolveEntityMapping(this.snapshot(view, name), override, (domain) => plugins.mappingFor(domain))
+      : mapEntity(this.snapshot(view, name), override);
+    if ("unsupported" in decision) return skip(decision.unsupported);
+    // The identity decides the endpoint: an entity whose registry entry showed up late gets its own endpoint back.
+    const endpointId = this.identities.endpointIdFor(view);
+    // A running node shows a new device to controllers at once: its identity is saved first. While starting, the
+    // identities are saved once, before the node starts.
+    if (this.host.running()) await this.identities.flush();
+    if (exposed && exposed.key === decision.key && exposed.endpointId === endpointId) {
+      exposed.name = name;
+      await this.#update(entityId, exposed);
+      return;
+    }
+    if (exposed) await this.#remove(entityId, exposed);
+    try {
+      await this.#add(view, endpointId, decision.key, name);
+    } catch (error) {
+      this.markFailed(entityId, name, error, previousFailure);
+    }
+  }
+
+  /** Lists the entity as failed with the reason, and retries it on its next HA state (HA may fix the bad value). */
+  markFailed(entityId: string, name: string, error: unknown, previousFailure: string | undefined): void {
+    const off = this.deps.ha.model.onEntity(entityId, () => void this.host.serial(() => this.retryFailed(entityId)));
+    const reason = entityFailureReason(error);
+    this.failed.set(entityId, { name, reason, off });
+    // Once per reason: a sensor failing the same way on every update must not flood the log.
+    if (reason === previousFailure) this.log.debug({ entityId, reason }, `still cannot expose ${entityId}`);
+    else this.log.warn({ entityId, reason, err: error }, `could not expose ${entityId}: ${reason}`);
+  }
+
+  async #add(view: EntityView, endpointId: string, key: DeviceTypeKey, name: string): Promise<void> {
+    const node = this.host.node();
+    if (!node) throw new Error("the bridge is not running");
+    // The same identity may still be attached under an old entity id (a rename in one batch): detach it.
+    for (const [otherId, other] of this.exposed) if (other.endpointId === endpointId) await this.#remove(otherId, other);
+    const endpoint = createEntityEndpoint({
+      bridge: this.host.config(),
+      view,
+      endpointId,
+      key,
+      snapshot: this.snapshot(view, name),
+      ha: this.deps.ha,
+      pinCheck: this.deps.pinCheck,
+    });
+    await node.addDevice(endpoint);
+    const entityId = view.entityId;
+    const exposed: ExposedEntity = { endpointId, key, name, endpoint, off: () => undefined };
+    exposed.off = this.deps.ha.model.onEntity(entityId, () => void this.#update(entityId, exposed));
+    this.exposed.set(entityId, exposed);
+  }
+
+  async #remove(entityId: string, exposed: ExposedEntity): Promise<void> {
+    exposed.off();
+    this.exposed.delete(entityId);
+    await this.host
+      .node()
+      ?.removeDevice(exposed.endpointId)
+      .catch((error: unknown) => this.log.warn({ err: error, entityId }, "remove failed"));
+  }
+
+  /** Pushes HA's current state to the endpoint; never awaited on the path that delivers HA call results. */
+  async #update(entityId: string, exposed: ExposedEntity): Promise<void> {
+    const view = viewEntity(this.deps.ha.model, entityId);
+    if (!view) return;
+    try {
+      const result = await updateDeviceEndpoint(exposed.endpoint, this.snapshot(view, exposed.name));
+      if (result.rebuild) void this.host.serial(() => this.rebuild(entityId));
+    } catch (error) {
+      this.log.warn({ entityId, err: error }, "could not update a device");
+    }
+    this.host.deviceChanged(entityId);
+  }
+
+  async retryFailed(entityId: string): Promise<void> {
+    if (!this.failed.has(entityId)) return;
+    await this.reconcile(entityId);
+    if (!this.failed.has(entityId)) this.host.changed();
+  }
+
+  /** The entity's capabilities changed: same endpoint id (and number), new clusters. */
+  async rebuild(entityId: string): Promise<void> {
+    const exposed = this.exposed.get(entityId);
+    if (!exposed) return;
+    await this.#remove(entityId, exposed);
+    await this.reconcile(entityId);
+    this.host.changed();
+  }
+
+  snapshot(view: EntityView | undefined, name: string): EntitySnapshot {
+    const entityId = view?.entityId ?? "";
+    return { entityId, domain: entityId.slice(0, entityId.indexOf(".")), state: view?.state, name };
+  }
+
+  /** Forgets every device (the node is gone or going). */
+  clear(): void {
+    for (const exposed of this.exposed.values()) exposed.off();
+    for (const failed of this.failed.values()) failed.off();
+    this.exposed.clear();
+    this.skipped.clear();
+    this.failed.clear();
+  }
+}
