@@ -65,7 +65,7 @@ function findTests() {
 
 checkSystem();
 ensureVenv("chip");
-if (existsSync(join(interopDir, "requirements-ha.txt"))) ensureVenv("ha");
+ensureVenv("ha");
 const files = findTests();
 if (files.length === 0) fail(`no interop test matches ${only.join(" ")}`);
 
