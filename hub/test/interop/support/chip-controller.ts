@@ -54,14 +54,16 @@ interface Waiter {
 
 export class ChipController {
   readonly #child: ChildProcess;
+  readonly #log: NodeJS.WritableStream;
   readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; op: string }>();
   readonly #events: ChipEvent[] = [];
   readonly #waiters = new Set<Waiter>();
   #nextId = 1;
   readonly #exited: Promise<number | null>;
 
-  private constructor(child: ChildProcess) {
+  private constructor(child: ChildProcess, log: NodeJS.WritableStream) {
     this.#child = child;
+    this.#log = log;
     this.#exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.on("line", (line) => this.#onLine(line));
@@ -83,8 +85,10 @@ export class ChipController {
       // The SDK keeps its KVS in the working directory's /tmp files and /data (bind-mounted per run: netns.sh).
       cwd: paths.artifacts,
     });
-    child.stderr?.pipe(createWriteStream(join(paths.artifacts, `${options.logName}.chip.log`)));
-    const controller = new ChipController(child);
+    // The SDK's native log goes to stdout between the driver's JSON lines, Python's logging to stderr: both to one file.
+    const log = createWriteStream(join(paths.artifacts, `${options.logName}.chip.log`));
+    child.stderr?.pipe(log, { end: false });
+    const controller = new ChipController(child, log);
     await controller.waitFor((event) => event.event === "ready", 60_000);
     await controller.call("init", {
       storage: options.storage,
@@ -99,7 +103,8 @@ export class ChipController {
     try {
       message = JSON.parse(line);
     } catch {
-      return; // the SDK printed something of its own on stdout
+      this.#log.write(`${line}\n`); // the SDK's own log line
+      return;
     }
     if (message.id !== undefined) {
       const pending = this.#pending.get(message.id);
@@ -141,7 +146,8 @@ export class ChipController {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters.delete(waiter);
-        reject(new Error(`no matching controller event within ${timeoutMs} ms`));
+        const recent = this.#events.slice(Math.max(since, this.#events.length - 8)).map((event) => JSON.stringify(event));
+        reject(new Error(`no matching controller event within ${timeoutMs} ms; the last ones: ${recent.join(" ") || "none"}`));
       }, timeoutMs);
       const waiter: Waiter = {
         match,
