@@ -94,7 +94,7 @@ export class HomeAssistantCore {
     const exited = once(child, "exit").then(([code]) => {
       throw new Error(`Home Assistant exited (${code}) while starting:\n${this.#stderr}`);
     });
-    exited.catch(() => undefined);
+    exited.catch(() => undefined); // an exit after start-up (stop) is no error: only the race below reads it
     const up = async () => {
       // /api/onboarding answers without a token as soon as HA's HTTP server is up (before RUNNING).
       await waitForHttp(`${this.url}/api/onboarding`, 180_000);
