@@ -23,6 +23,7 @@ import { type CapabilityProbe, systemCapabilityProbe } from "./integrations/depl
 import { IntegrationFiles } from "./integrations/integration-files.ts";
 import { IntegrationsRepository } from "./integrations/integrations.repository.ts";
 import { IntegrationsService } from "./integrations/integrations.service.ts";
+import { LoginLimits } from "./rate-limit/login-limits.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
 import { RegistrationsRepository } from "./registration/registration.repository.ts";
 import { RegistrationService } from "./registration/registration.service.ts";
@@ -135,7 +136,14 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
     now,
     originOf: createOriginResolver(deps.config.trustedProxies, warnUntrustedProxy(deps.log.child({ component: "http" }))),
     services: {
-      auth: new AuthService(new AuthRepository(deps.db), secrets, limiters, now, authLog, deps.passwordHashing ?? DEFAULT_SCRYPT),
+      auth: new AuthService(
+        new AuthRepository(deps.db),
+        secrets,
+        new LoginLimits(now),
+        now,
+        authLog,
+        deps.passwordHashing ?? DEFAULT_SCRYPT,
+      ),
       servers,
       resolver,
       tokens,
