@@ -18,11 +18,12 @@ import type { Database } from "./db/schema.ts";
 import { WriteGeneration } from "./db/write-generation.ts";
 import { DiagnosticsService } from "./diagnostics/diagnostics.service.ts";
 import { HomeserverConnector } from "./homeserver/connector.ts";
-import { createOriginResolver, type RequestOrigin } from "./http/client-ip.ts";
+import { createOriginResolver, type RequestOrigin, warnUntrustedProxy } from "./http/client-ip.ts";
 import { type CapabilityProbe, systemCapabilityProbe } from "./integrations/deployment-environment.ts";
 import { IntegrationFiles } from "./integrations/integration-files.ts";
 import { IntegrationsRepository } from "./integrations/integrations.repository.ts";
 import { IntegrationsService } from "./integrations/integrations.service.ts";
+import { LoginLimits } from "./rate-limit/login-limits.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
 import { RegistrationsRepository } from "./registration/registration.repository.ts";
 import { RegistrationService } from "./registration/registration.service.ts";
@@ -133,9 +134,16 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
     version: deps.version,
     startedAt: now(),
     now,
-    originOf: createOriginResolver(deps.config.trustedProxies),
+    originOf: createOriginResolver(deps.config.trustedProxies, warnUntrustedProxy(deps.log.child({ component: "http" }))),
     services: {
-      auth: new AuthService(new AuthRepository(deps.db), secrets, limiters, now, authLog, deps.passwordHashing ?? DEFAULT_SCRYPT),
+      auth: new AuthService(
+        new AuthRepository(deps.db),
+        secrets,
+        new LoginLimits(now),
+        now,
+        authLog,
+        deps.passwordHashing ?? DEFAULT_SCRYPT,
+      ),
       servers,
       resolver,
       tokens,

@@ -53,7 +53,7 @@ export async function startPortal(options: StartPortalOptions): Promise<RunningP
   };
   try {
     const secretKey = loadOrCreateSecretKey(config.secretKey, config.dataDir);
-    const db = openDatabase(join(config.dataDir, DATABASE_FILE));
+    const db = openDatabase(join(config.dataDir, DATABASE_FILE), log);
     closers.push(() => db.destroy());
     const applied = await migrate(db, MIGRATIONS);
     if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
