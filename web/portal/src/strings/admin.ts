@@ -501,7 +501,7 @@ export const A = {
     setAt: (when: string) => `set ${when}`,
     secretKey: "Key",
     secretValue: "Value",
-    keyRule: "Lower-case letters, digits and _ . -",
+    keyRule: "At most 128 characters",
     setSecret: "Set secret",
     deleteSecretTitle: (key: string) => `Delete the secret ${key}?`,
     deleteSecretText: "The value is deleted; the files are regenerated without it.",
