@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher, request } from "undici";
 import type { Logger } from "../../../lib/logger.ts";
+import { type HomeserverPath, homeserverUrl } from "./homeserver-path.ts";
 
 /** A homeserver's answer: status, the JSON object body (empty when the body was not a JSON object) and headers. */
 export interface HomeserverResponse {
@@ -47,9 +48,17 @@ export function createHomeserverAgent(): Agent {
 const loggedPath = (path: string) => path.replace(/(registration_tokens\/)[^/]+/, "$1…");
 
 /**
+ * A path `call` accepts: a string literal written in the code (`"/_matrix/client/versions"`), or a
+ * {@link HomeserverPath} built with `homeserverPath` when a value goes into it. A computed plain string is a type
+ * error, so no caller can paste a visitor's input into a URL by hand.
+ */
+export type CallPath<P extends string> = P & (P extends HomeserverPath ? unknown : string extends P ? HomeserverPath : unknown);
+
+/**
  * HTTP to one managed homeserver (its internal URL) with undici: JSON in and out, a time limit per call, no
  * redirects, and the admin token only when asked for. It never throws for an HTTP status: callers decide what a
- * 401 or a 404 means for them. Network failures and timeouts throw HomeserverUnreachable.
+ * 401 or a 404 means for them. Network failures and timeouts throw HomeserverUnreachable. The URL's path is
+ * checked to be exactly the one named (homeserver-path.ts) before anything is sent.
  */
 export class HomeserverClient {
   constructor(
@@ -60,8 +69,12 @@ export class HomeserverClient {
     private readonly defaultTimeoutMs = 10_000,
   ) {}
 
-  async call(method: Dispatcher.HttpMethod, path: string, options: CallOptions = {}): Promise<HomeserverResponse> {
-    const url = new URL(`${this.baseUrl}${path}`);
+  async call<P extends string>(
+    method: Dispatcher.HttpMethod,
+    path: CallPath<P>,
+    options: CallOptions = {},
+  ): Promise<HomeserverResponse> {
+    const url = homeserverUrl(this.baseUrl, path);
     for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
     const headers: Record<string, string> = { accept: "application/json" };
     if (options.admin) {

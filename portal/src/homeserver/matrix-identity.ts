@@ -1,4 +1,5 @@
 import { errcodeOf, errorOf, type HomeserverClient, HomeserverUnreachable } from "./homeserver-client.ts";
+import { homeserverPath } from "./homeserver-path.ts";
 
 /** What `GET /_matrix/client/v3/account/whoami` said about a token. */
 export type WhoamiOutcome =
@@ -46,7 +47,7 @@ export async function setProfileField(
   value: string,
 ): Promise<ProfileFieldOutcome> {
   try {
-    const response = await client.call("PUT", `/_matrix/client/v3/profile/${encodeURIComponent(userId)}/${field}`, {
+    const response = await client.call("PUT", homeserverPath`/_matrix/client/v3/profile/${userId}/${field}`, {
       admin: true,
       body: { [field]: value },
     });
