@@ -1,11 +1,20 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, LookupFunction } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { HttpError } from "../../../lib/http-error.ts";
 import { memoryLogger } from "../../../lib/testing/fixtures.ts";
-import { createHomeserverAgent, HomeserverClient } from "./homeserver-client.ts";
+import { createHomeserverAgent, HomeserverClient, HomeserverUnreachable } from "./homeserver-client.ts";
 import type { HomeserverPath } from "./homeserver-path.ts";
+import { OutboundPolicy } from "./outbound-policy.ts";
+
+/** Every name resolves to `address`, as a DNS answer an attacker controls would. */
+const resolveTo =
+  (address: string): LookupFunction =>
+  (_hostname, options, callback) =>
+    options.all
+      ? (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family: 4 }])
+      : callback(null, address, 4);
 
 describe("HomeserverClient", () => {
   const seen: { path: string; authorization: string | undefined }[] = [];
@@ -22,6 +31,35 @@ describe("HomeserverClient", () => {
   after(() => {
     server.closeAllConnections();
     server.close();
+  });
+
+  it("connects to the address the checked lookup returned, and refuses a denied one before any byte is sent", async () => {
+    const allowed = createHomeserverAgent(new OutboundPolicy(), resolveTo("127.0.0.1"));
+    const denied = createHomeserverAgent(new OutboundPolicy(), resolveTo("169.254.169.254"));
+    try {
+      const ok = await new HomeserverClient(allowed, `http://homeserver.test:${port}`, "syt_secret", log).call(
+        "GET",
+        "/_matrix/client/versions",
+        { admin: true },
+      );
+      assert.equal(ok.status, 200);
+      const before = seen.length;
+      const client = new HomeserverClient(denied, `http://homeserver.test:${port}`, "syt_secret", log);
+      await assert.rejects(client.call("GET", "/_matrix/client/versions", { admin: true }), (error: unknown) => {
+        assert.ok(error instanceof HomeserverUnreachable);
+        assert.equal(error.kind, "denied");
+        assert.match(error.message, /homeserver\.test \(169\.254\.169\.254\) is a link-local or cloud metadata address/);
+        assert.equal(error.message.includes("syt_secret"), false);
+        return true;
+      });
+      assert.equal(seen.length, before);
+      const literal = new HomeserverClient(denied, "http://[fe80::1]:8008", "syt_secret", log);
+      await assert.rejects(literal.call("GET", "/_matrix/client/versions"), (error: unknown) => {
+        return error instanceof HomeserverUnreachable && error.kind === "denied";
+      });
+    } finally {
+      await Promise.all([allowed.close(), denied.close()]);
+    }
   });
 
   it("never sends a request whose path would resolve to another endpoint", async () => {

@@ -67,6 +67,7 @@ export class ServersService {
 
   /** Creates a server as a disabled draft; the first server becomes the default. */
   async create(input: CreateServerInput, actor: AuditActor): Promise<ServerRecord> {
+    this.connector.assertAllowedUrl(input.internalUrl);
     await this.assertBranding(input.brandingProfileId);
     const id = randomUUID();
     const nowIso = this.isoNow();
@@ -111,6 +112,7 @@ export class ServersService {
   async update(id: string, input: UpdateServerInput, actor: AuditActor): Promise<ServerRecord> {
     const current = await this.requireRow(id);
     if (input.internalUrl !== undefined) {
+      this.connector.assertAllowedUrl(input.internalUrl);
       if (input.adminToken === undefined && !sameOrigin(input.internalUrl, current.internal_url)) {
         throw new HttpError(
           400,
