@@ -53,15 +53,6 @@ describe("pairing codes stay out of the logs; the bridge record still shows them
     assert.match(manualPairingCode, /^\d{11}$/, "the record still carries the codes (the user asked for them there)");
     assert.match(qrPairingCode, /^MT:/);
 
-    // The announcements happened, without the codes: matter.js's (at info) and demo mode's own (at warn).
-    const entries = (await call<{ logs: LogEntry[] }>("GET", "/api/logs?level=info,warn&limit=500")).body.logs;
-    assert.ok(
-      entries.some((e) => e.level === "info" && e.msg.includes("is uncommissioned; its pairing codes are on the bridge's page")),
-    );
-    assert.ok(
-      entries.some((e) => e.level === "warn" && /DEMO MODE: created "Demo bridge".*pairing codes are on its page/.test(e.msg)),
-    );
-
     const all = await call("GET", "/api/logs?limit=500");
     const texts = [...stdout, JSON.stringify(all.body), JSON.stringify([...ring.newestFirst()])];
     assert.ok(stdout.length > 50, "the logs were captured");
@@ -72,5 +63,14 @@ describe("pairing codes stay out of the logs; the bridge record still shows them
       }
       assert.ok(!/[\u2580-\u259F]{4}/.test(text), "a QR code picture was logged");
     }
+
+    // The announcements happened, without the codes: matter.js's (at info) and demo mode's own (at warn).
+    const entries = (await call<{ logs: LogEntry[] }>("GET", "/api/logs?level=info,warn&limit=500")).body.logs;
+    assert.ok(
+      entries.some((e) => e.level === "info" && e.msg.includes("is uncommissioned; its pairing codes are on the bridge's page")),
+    );
+    assert.ok(
+      entries.some((e) => e.level === "warn" && /DEMO MODE: created "Demo bridge".*pairing codes are on its page/.test(e.msg)),
+    );
   });
 });
