@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigError, flagVariable, logLevelVariable, optionalText, parseEnv, portVariable } from "../../lib/config-env.ts";
 import type { LogLevel } from "../../lib/logger.ts";
+import { EnvCredentials } from "./auth/env-credentials.ts";
 
 /** The hub's configuration, parsed once from the environment (see shared runtime contract). */
 export interface HubConfig {
@@ -9,7 +10,8 @@ export interface HubConfig {
   readonly dataDir: string;
   readonly webDir: string;
   readonly ha: { readonly url: string; readonly token: string } | undefined;
-  readonly auth: { readonly username: string; readonly password: string } | undefined;
+  /** The password is hashed once at start and then dropped (env-credentials.ts). */
+  readonly auth: EnvCredentials | undefined;
   readonly logLevel: LogLevel;
   readonly mdnsInterface: string | undefined;
   /** Demo mode: no HA configured (or HUB_DEMO=1), the hub runs against the built-in simulated home. */
@@ -73,8 +75,7 @@ export function loadHubConfig(env: Record<string, string | undefined>, repoRoot:
     dataDir: resolve(e.HUB_DATA_DIR),
     webDir: resolve(e.HUB_WEB_DIR ?? `${repoRoot}/dist/web/hub`),
     ha: !demo && e.HA_URL && e.HA_TOKEN ? { url: e.HA_URL.replace(/\/+$/, ""), token: e.HA_TOKEN } : undefined,
-    auth:
-      e.HUB_AUTH_USERNAME && e.HUB_AUTH_PASSWORD ? { username: e.HUB_AUTH_USERNAME, password: e.HUB_AUTH_PASSWORD } : undefined,
+    auth: e.HUB_AUTH_USERNAME && e.HUB_AUTH_PASSWORD ? new EnvCredentials(e.HUB_AUTH_USERNAME, e.HUB_AUTH_PASSWORD) : undefined,
     logLevel: e.HUB_LOG_LEVEL,
     mdnsInterface: e.HUB_MDNS_INTERFACE,
     demo,
