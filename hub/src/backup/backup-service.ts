@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { access, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { badRequest } from "../../../lib/http-error.ts";
@@ -8,6 +8,7 @@ import { readBackupArchive, type VerifiedArchive } from "./archive-reader.ts";
 import { manifestFor, takeSnapshot, zipSnapshot } from "./backup-archive.ts";
 import { type BackupLimits, type BackupManifest, backupFileName, DEFAULT_LIMITS } from "./backup-manifest.ts";
 import { listDataFiles, type MaterialOptions } from "./data-files.ts";
+import { JOURNAL_FILE, STAGING_PREFIX, type SwapStepHook } from "./restore-journal.ts";
 import { describeRestore, type RestoreChoice, type RestorePreview } from "./restore-preview.ts";
 import { swapIntoPlace, swapUnits } from "./restore-swap.ts";
 
@@ -20,6 +21,8 @@ export interface BackupServiceOptions {
   limits?: Partial<BackupLimits>;
   /** Built-in plugin names: a package record of a backup may not take one. */
   reservedPluginNames?: readonly string[];
+  /** Tests: called after every durable step of the swap, to stop it there as a kill would. */
+  swapStepHook?: SwapStepHook;
 }
 
 export interface RestoreOptions {
@@ -41,7 +44,8 @@ export interface RestoreResult extends RestorePreview {
 /**
  * Backups of the data dir as ZIP files, and restores. A restore verifies the whole archive while staging it
  * (inside the data dir, so the final moves are renames), then stops the bridges, moves the current files to
- * `backups/restore-<time>/` and the staged ones into place. The hub must then restart (see `restartPending`).
+ * `backups/restore-<time>/` and the staged ones into place under a journal (restore-journal.ts: a kill at any
+ * point is finished at the next start). The hub must then restart (see `restartPending`).
  */
 export class BackupService {
   readonly #options: BackupServiceOptions;
@@ -85,7 +89,8 @@ export class BackupService {
     return this.#restores.run(async () => {
       const { dataDir, log } = this.#options;
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-      const stagingDir = join(dataDir, `.restore-staging-${stamp}`);
+      const staging = `${STAGING_PREFIX}${stamp}`;
+      const stagingDir = join(dataDir, staging);
       try {
         const archive = await readBackupArchive(zip, {
           limits: this.#limits,
@@ -115,15 +120,13 @@ export class BackupService {
             : [],
         });
         const replacedCopy = `backups/restore-${stamp}`;
-        await swapIntoPlace(dataDir, stagingDir, join(dataDir, replacedCopy), units, log);
-        await writeFileAtomic(
-          join(dataDir, replacedCopy, "restore.json"),
-          `${JSON.stringify({ restoredAt: new Date().toISOString(), backup: { ...archive.manifest, files: undefined }, replaced: units.out }, null, 2)}\n`,
-        );
+        const record = { restoredAt: new Date().toISOString(), backup: { ...archive.manifest, files: undefined } };
+        await swapIntoPlace(dataDir, { staging, copy: replacedCopy, units, record }, log, this.#options.swapStepHook);
         log.warn({ replacedCopy, files: units.in.length, ...choice }, "backup restored; the hub must restart");
         return { ...preview, restored: true, restartRequired: true, replacedCopy };
       } finally {
-        await rm(stagingDir, { recursive: true, force: true });
+        // A journal left behind by a failed undo still needs the staging folder: the next start finishes with it.
+        if (!(await pathExists(join(dataDir, JOURNAL_FILE)))) await rm(stagingDir, { recursive: true, force: true });
       }
     });
   }
@@ -143,3 +146,9 @@ function restoreChoice(options: RestoreOptions, archive: VerifiedArchive): Resto
     allowLocalPlugins: options.allowLocalPlugins ?? false,
   };
 }
+
+const pathExists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
