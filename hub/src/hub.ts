@@ -5,6 +5,7 @@ import { type RunningHttpServer, startHttpServer } from "../../lib/http-server.t
 import type { Logger } from "../../lib/logger.ts";
 import { BasicAuth } from "./auth/basic-auth.ts";
 import { ingressProxyOf } from "./auth/client-key.ts";
+import { recoverInterruptedRestore } from "./backup/restore-journal.ts";
 import { BridgeService } from "./bridges/bridge-service.ts";
 import { BridgeStore } from "./bridges/bridge-store.ts";
 import { EndpointIdentities } from "./bridges/endpoint-identities.ts";
@@ -65,6 +66,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     for (const stop of stops.splice(0)) await stop().catch((error: unknown) => log.error({ err: error }, "error while stopping"));
   };
   try {
+    // Before anything reads the data dir: a restore killed half-way is finished (or undone) first (docs/backup.md).
+    await recoverInterruptedRestore(config.dataDir, log.child({ component: "backup" }));
     const auth = await BasicAuth.load({
       dataDir: config.dataDir,
       env: config.auth,

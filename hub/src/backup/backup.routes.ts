@@ -17,7 +17,11 @@ export interface BackupRoutesOptions {
   restartDelayMs?: number;
 }
 
-const RestoreOptionsSchema = v.object({ includeIdentity: v.optional(v.boolean()) });
+const RestoreOptionsSchema = v.strictObject({
+  includeIdentity: v.optional(v.boolean()),
+  includeLockPins: v.optional(v.boolean()),
+  allowLocalPlugins: v.optional(v.boolean()),
+});
 const MULTIPART_OVERHEAD = 1024 * 1024;
 
 /**
@@ -34,7 +38,8 @@ export function backupRoutes(options: BackupRoutesOptions): Hono {
 
   app.get("/download", async (c) => {
     const includeIdentity = booleanQuery(c.req.query("includeIdentity"), "includeIdentity");
-    const { fileName, stream } = await service.download(includeIdentity);
+    const includeLockPins = booleanQuery(c.req.query("includeLockPins"), "includeLockPins");
+    const { fileName, stream } = await service.download({ includeIdentity, includeLockPins });
     return new Response(Readable.toWeb(stream) as ReadableStream, {
       headers: {
         "Content-Type": "application/zip",

@@ -22,8 +22,12 @@ export class NpmError extends Error {
 }
 
 export interface NpmRunner {
-  /** Runs `npm <args>` with the fixed safety flags in `prefix`; resolves with stdout. */
-  run(args: readonly string[], prefix: string): Promise<string>;
+  /**
+   * Runs `npm <args> --prefix <prefix> <safety flags> -- <operands>` and resolves with stdout. `args` are the
+   * command and the hub's own flags; `operands` (package specs, names, archive paths) come after `--`, so npm
+   * never reads one as an option (a spec such as `--registry=…` is a package npm cannot find, not a setting).
+   */
+  run(args: readonly string[], prefix: string, operands?: readonly string[]): Promise<string>;
   /**
    * The hub stops: running npm processes are ended and new runs refused, so a stop (or an in-process restart after
    * a restore) never waits minutes for a reinstall, nor leaves npm writing the folder the next hub uses.
@@ -56,9 +60,12 @@ export function createNpmRunner(options: NpmOptions = {}): NpmRunner {
   const stopped = (args: readonly string[]) => new NpmError(`npm ${args[0]} failed: the hub is stopping`);
   return {
     close: () => stopping.abort(),
-    run(args, prefix) {
+    run(args, prefix, operands = []) {
       if (stopping.signal.aborted) return Promise.reject(stopped(args));
-      const fullArgs = [...args, "--prefix", prefix, ...NPM_SAFETY_FLAGS];
+      // Second line behind the record check (package-record.ts): whatever the caller passes, no operand is an option.
+      const flagLike = operands.find((operand) => operand.trim().startsWith("-"));
+      if (flagLike !== undefined) return Promise.reject(new NpmError(`npm ${args[0]} refused: "${flagLike}" is not a package`));
+      const fullArgs = [...args, "--prefix", prefix, ...NPM_SAFETY_FLAGS, "--", ...operands];
       return new Promise((resolve, reject) => {
         execFile(
           command,
@@ -77,7 +84,7 @@ export function createNpmRunner(options: NpmOptions = {}): NpmRunner {
               return reject(new NpmError(`npm ${args[0]} failed: npm (${command}) is not installed on this system`));
             }
             const reason = errorTail(String(stderr)) || error.message;
-            reject(new NpmError(`npm ${args.join(" ")} failed: ${reason}`));
+            reject(new NpmError(`npm ${[...args, ...operands].join(" ")} failed: ${reason}`));
           },
         );
       });
