@@ -3,7 +3,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createNpmRunner, NPM_SAFETY_FLAGS, NpmError } from "./npm-runner.ts";
+import { createNpmRunner, NPM_SAFETY_FLAGS, NpmError, npmEnvironment } from "./npm-runner.ts";
 
 describe("npm runner", () => {
   let dir: string;
@@ -57,5 +57,27 @@ describe("npm runner", () => {
     await assert.rejects(running, /npm install failed: the hub is stopping/);
     assert.ok(Date.now() - started < 10_000, "not after the 30 s sleep");
     await assert.rejects(runner.run(["view", "x"], dir), /npm view failed: the hub is stopping/);
+  });
+
+  it("keeps the hub's secrets out of npm's environment, and npm's own variables in", async () => {
+    const env = npmEnvironment({
+      PATH: "/usr/bin",
+      HOME: "/root",
+      HA_TOKEN: "ha",
+      SUPERVISOR_TOKEN: "sup",
+      HUB_AUTH_PASSWORD: "pw",
+      PORTAL_SECRET_KEY: "key",
+      PORTAL_ADMIN_PASSWORD: "admin",
+      npm_config_registry: "http://127.0.0.1:4873/",
+      NPM_TOKEN: "for-a-private-registry",
+    });
+    assert.deepEqual(Object.keys(env).sort(), ["HOME", "NPM_TOKEN", "PATH", "npm_config_registry"]);
+    process.env.HA_TOKEN_FOR_TEST = "must not reach npm";
+    try {
+      const printing = createNpmRunner({ command: await fakeNpm("env | grep -c HA_TOKEN_FOR_TEST || true") });
+      assert.equal((await printing.run(["install"], dir, ["x"])).trim(), "0");
+    } finally {
+      delete process.env.HA_TOKEN_FOR_TEST;
+    }
   });
 });

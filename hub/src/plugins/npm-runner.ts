@@ -54,6 +54,16 @@ function errorTail(stderr: string): string {
   return lines.slice(-4).join(" | ").slice(0, 600);
 }
 
+/**
+ * The hub's own secrets (HA token, Supervisor token, login password, the portal's keys) are no business of npm or of
+ * anything it fetches: they are left out of its environment. npm's own variables (`npm_config_*`, `NPM_TOKEN` for a
+ * private registry the user configured) pass.
+ */
+const SECRET_NAME = /TOKEN|PASSWORD|SECRET|(^|_)KEY$/i;
+export function npmEnvironment(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(base).filter(([name]) => /^npm_/i.test(name) || !SECRET_NAME.test(name)));
+}
+
 export function createNpmRunner(options: NpmOptions = {}): NpmRunner {
   const command = options.command ?? "npm";
   const stopping = new AbortController();
@@ -72,7 +82,7 @@ export function createNpmRunner(options: NpmOptions = {}): NpmRunner {
           fullArgs,
           {
             cwd: prefix,
-            env: { ...process.env, ...options.env },
+            env: { ...npmEnvironment(process.env), ...options.env },
             timeout: options.timeoutMs ?? 300_000,
             maxBuffer: 16 * 1024 * 1024,
             signal: stopping.signal,
