@@ -11,6 +11,8 @@ export interface HubConfig {
     readonly allowedIps: readonly string[];
     /** HUB_ALLOWED_HOSTS: host names answered without credentials besides local ones (http/host-guard.ts). */
     readonly allowedHosts: readonly string[];
+    /** HUB_LAN_PORT: a second listener without the IP allow-list, always authenticated (http/lan-listener.ts). */
+    readonly lanPort: number | undefined;
   };
   readonly dataDir: string;
   readonly webDir: string;
@@ -59,6 +61,24 @@ const hostList = v.optional(
   "",
 );
 
+const optionalPort = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.transform((value) => (value === "" ? undefined : value)),
+    v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d{1,5}$/, "must be a port number"),
+        v.transform(Number),
+        v.number(),
+        v.minValue(1, "must be between 1 and 65535"),
+        v.maxValue(65535, "must be between 1 and 65535"),
+      ),
+    ),
+  ),
+);
+
 const EnvSchema = v.object({
   HUB_PORT: portVariable(8482, true),
   HUB_HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "0.0.0.0"),
@@ -66,6 +86,7 @@ const EnvSchema = v.object({
   HUB_WEB_DIR: optionalText,
   HUB_ALLOWED_IPS: ipList,
   HUB_ALLOWED_HOSTS: hostList,
+  HUB_LAN_PORT: optionalPort,
   HA_URL: v.optional(
     v.pipe(
       v.string(),
@@ -97,6 +118,9 @@ export function loadHubConfig(env: Record<string, string | undefined>, repoRoot:
   if (Boolean(e.HUB_AUTH_USERNAME) !== Boolean(e.HUB_AUTH_PASSWORD)) {
     throw new ConfigError("invalid configuration: set both HUB_AUTH_USERNAME and HUB_AUTH_PASSWORD, or neither");
   }
+  if (e.HUB_LAN_PORT !== undefined && e.HUB_LAN_PORT === e.HUB_PORT) {
+    throw new ConfigError("invalid configuration: HUB_LAN_PORT must differ from HUB_PORT");
+  }
   const demo = e.HUB_DEMO || !e.HA_URL;
   return Object.freeze({
     http: {
@@ -104,6 +128,7 @@ export function loadHubConfig(env: Record<string, string | undefined>, repoRoot:
       port: e.HUB_PORT,
       allowedIps: e.HUB_ALLOWED_IPS,
       allowedHosts: e.HUB_ALLOWED_HOSTS,
+      lanPort: e.HUB_LAN_PORT,
     },
     dataDir: resolve(e.HUB_DATA_DIR),
     webDir: resolve(e.HUB_WEB_DIR ?? `${repoRoot}/dist/web/hub`),
