@@ -17,6 +17,7 @@ import { diagnosticSummary, watchDiagnostics } from "./diagnostics/diagnostic-so
 import { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
 import { createHubApp } from "./http/app.ts";
+import { startLanListener } from "./http/lan-listener.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
@@ -234,6 +235,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       async listen() {
         const http = await startHttpServer({ app, host: config.http.host, port: config.http.port, log });
         stops.unshift(() => http.close());
+        const lan = await startLanListener({ app, config, auth, log });
+        if (lan) stops.unshift(() => lan.close());
         // Before the HTTP server closes: SSE streams end so that close() does not wait for them. The ring itself
         // outlives this hub (an in-process restart keeps the log).
         stops.unshift(async () => logRing.endStreams());
