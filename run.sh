@@ -109,9 +109,18 @@ server_command() {
 
 declare -A names=()
 pids=()
+# Each server gets only its own secrets: the hub never sees the portal's admin password or key, the portal never
+# sees the HA token, the Supervisor token or the hub's login (docs/SECURITY.md).
+secrets_of_other() {
+  case $1 in
+    hub) echo -u PORTAL_ADMIN_PASSWORD -u PORTAL_SECRET_KEY ;;
+    portal) echo -u HA_TOKEN -u SUPERVISOR_TOKEN -u HUB_AUTH_USERNAME -u HUB_AUTH_PASSWORD ;;
+  esac
+}
+
 start_server() {
   # shellcheck disable=SC2046
-  $(server_command "$1") &
+  env $(secrets_of_other "$1") $(server_command "$1") &
   pids+=($!)
   names[$!]=$1
   log "started $1 (pid $!)"

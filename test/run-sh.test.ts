@@ -14,7 +14,9 @@ after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function startRunSh(): Promise<{ run: Spawned; hub: number; portal: number; dataDir: string }> {
+async function startRunSh(
+  extraEnv: Record<string, string> = {},
+): Promise<{ run: Spawned; hub: number; portal: number; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), "run-sh-"));
   dirs.push(dataDir);
   const [hub, portal] = [await freePort(), await freePort()];
@@ -28,6 +30,7 @@ async function startRunSh(): Promise<{ run: Spawned; hub: number; portal: number
     PORTAL_DATA_DIR: join(dataDir, "portal"),
     ADDON_OPTIONS_FILE: join(dataDir, "no-options.json"),
     HA_URL: "",
+    ...extraEnv,
   };
   const run = spawnCaptured(join(root, "run.sh"), [], { cwd: root, env });
   await waitForHttp(`http://127.0.0.1:${hub}/api/health`, 30_000);
@@ -72,12 +75,28 @@ async function getFromLan(port: number, path: string, headers: Record<string, st
 }
 
 describe("run.sh", () => {
-  it("brings both servers to healthy, and SIGTERM stops both with exit 0", async () => {
-    const { run, hub, portal } = await startRunSh();
+  it("brings both servers to healthy, each with only its own secrets, and SIGTERM stops both with exit 0", async () => {
+    const secrets = { HA_TOKEN: "ha-token-x", SUPERVISOR_TOKEN: "supervisor-token-x", PORTAL_SECRET_KEY: "ab".repeat(32) };
+    const { run, hub, portal } = await startRunSh(secrets);
     const health = (await (await fetch(`http://127.0.0.1:${hub}/api/health`)).json()) as { version: string };
     assert.match(health.version, /^\d+\.\d+\.\d+/);
     assert.deepEqual(await (await fetch(`http://127.0.0.1:${portal}/api/health`)).json(), { status: "ok" });
     const pids = childPids(run.output());
+    const environment = (pid: number | undefined) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    try {
+      const hubEnv = environment(pids.hub);
+      const portalEnv = environment(pids.portal);
+      assert.ok(hubEnv.includes("HA_TOKEN=ha-token-x"), "the hub has its HA token");
+      assert.ok(!hubEnv.some((line) => line.startsWith("PORTAL_SECRET_KEY=")), "the hub never sees the portal's key");
+      assert.ok(portalEnv.includes(`PORTAL_SECRET_KEY=${secrets.PORTAL_SECRET_KEY}`), "the portal has its key");
+      for (const name of ["HA_TOKEN", "SUPERVISOR_TOKEN"]) {
+        assert.ok(!portalEnv.some((line) => line.startsWith(`${name}=`)), `the portal never sees ${name}`);
+      }
+    } catch (error) {
+      run.child.kill("SIGTERM");
+      await run.exited;
+      throw error;
+    }
     run.child.kill("SIGTERM");
     assert.equal(await run.exited, 0, run.output());
     assert.ok(pids.hub && !alive(pids.hub), "hub process is gone");
