@@ -46,20 +46,21 @@ export function api(hub: TestHub) {
 }
 
 /** A simulator with the demo home, a started hub on a temporary data dir, and a controller of its own. */
-export async function startBridgeWorld(options: { dataDir?: string; sim?: HaSimulator } = {}) {
+export async function startBridgeWorld(options: { dataDir?: string; sim?: HaSimulator; env?: Record<string, string> } = {}) {
   const sim = options.sim ?? (await startHaSimulator({ token: "t", home: createDemoHome(), motionMs: 0 }));
-  const hub = await createTestHub({ ha: { url: sim.url, token: "t" }, start: true, dataDir: options.dataDir });
+  const hub = await createTestHub({ ha: { url: sim.url, token: "t" }, start: true, dataDir: options.dataDir, env: options.env });
   await hub.homeAssistant.whenLoaded();
   return { sim, hub, call: api(hub) };
 }
 
-export async function startController(label = "test controller", adminFabricId?: number) {
+export async function startController(label = "test controller", adminFabricId?: number, mdnsInterface?: string) {
   const storage = await tempDir("controller-");
   const controller = await TestController.start({
     storagePath: storage.path,
     localPort: await freeUdpPort(),
     fabricLabel: label,
     adminFabricId,
+    mdnsInterface,
   });
   return {
     controller,
