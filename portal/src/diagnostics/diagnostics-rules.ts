@@ -1,5 +1,7 @@
-import { errcodeOf, errorOf, type HomeserverResponse } from "../homeserver/homeserver-client.ts";
-import type { Probe } from "./diagnostics.service.ts";
+import { errcodeOf, errorOf, type HomeserverResponse, type HomeserverUnreachable } from "../homeserver/homeserver-client.ts";
+
+/** A probe's answer, or why it got none (the cause, for the log; `denied`: refused by the outbound rules). */
+export type Probe = HomeserverResponse | { unreachable: string; denied?: HomeserverUnreachable };
 
 /** True when the probe got an answer and `test` accepts it. */
 export function probeOutcome(result: Probe, test: (response: HomeserverResponse) => boolean): boolean {

@@ -9,7 +9,7 @@ import {
   HomeserverUnreachable,
 } from "../homeserver/homeserver-client.ts";
 import { deniedMessage } from "../homeserver/homeserver-errors.ts";
-import { explainFlows, probeOutcome } from "./diagnostics-rules.ts";
+import { explainFlows, type Probe, probeOutcome } from "./diagnostics-rules.ts";
 
 /** The homeserver diagnostics record (spec: key `diagnostics`), plus when it was taken. */
 export interface DiagnosticsResult {
@@ -27,9 +27,6 @@ export interface DiagnosticsResult {
 
 /** Each probe has this long; the probes run in parallel. */
 const PROBE_TIMEOUT_MS = 5_000;
-
-/** A probe's answer, or why it got none (the cause, for the log; `denied`: refused by the outbound rules). */
-export type Probe = HomeserverResponse | { unreachable: string; denied?: HomeserverUnreachable };
 
 async function probe(call: () => Promise<HomeserverResponse>): Promise<Probe> {
   try {
