@@ -36,7 +36,7 @@ chip.native.Init(999)  # 999: a Bluetooth adapter that does not exist, so BLE st
 
 import chip.CertificateAuthority  # noqa: E402
 import chip.clusters as Clusters  # noqa: E402
-from chip.ChipDeviceCtrl import DiscoveryType  # noqa: E402
+from chip.ChipDeviceCtrl import DiscoveryType, TransportPayloadCapability  # noqa: E402
 from chip.ChipStack import ChipStack  # noqa: E402
 from chip.clusters.Attribute import ValueDecodeFailure  # noqa: E402
 from chip.clusters.ClusterObjects import ALL_CLUSTERS  # noqa: E402
@@ -283,13 +283,17 @@ class Driver:
             transaction.Shutdown()
         return True
 
-    async def op_invoke(self, controller, node, endpoint, cluster, command, args=None, timedRequestTimeoutMs=None):
+    async def op_invoke(
+        self, controller, node, endpoint, cluster, command, args=None, timedRequestTimeoutMs=None, largePayload=False
+    ):
+        """largePayload: over a session able to carry large messages (TCP), as camera commands require."""
         command_class = getattr(cluster_of(cluster).Commands, command, None)
         if command_class is None:
             raise ValueError(f"unknown command {cluster}.{command}")
         payload = command_class(**from_json(args or {}))
+        capability = TransportPayloadCapability.LARGE_PAYLOAD if largePayload else TransportPayloadCapability.MRP_PAYLOAD
         response = await self.ctrl(controller).SendCommand(
-            node, endpoint, payload, timedRequestTimeoutMs=timedRequestTimeoutMs
+            node, endpoint, payload, timedRequestTimeoutMs=timedRequestTimeoutMs, payloadCapability=capability
         )
         return to_json(response)
 
