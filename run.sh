@@ -42,6 +42,16 @@ supervisor_addon_info() {
   ' "$1"
 }
 
+# network_port JSON KEY: the host port mapped for KEY (e.g. 8483/tcp) in the add-on info's `network`, or nothing.
+network_port() {
+  printf '%s' "$1" | node -e '
+    let s = "";
+    process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      try { const n = JSON.parse(s)[process.argv[1]]; if (n) process.stdout.write(String(n)); } catch {}
+    });
+  ' "$2" || true
+}
+
 if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
   log "add-on mode: reading $OPTIONS_FILE"
   if have_bashio && [ "$SUPERVISOR_API" = http://supervisor ]; then
@@ -50,9 +60,12 @@ if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
     USE_BASHIO=1
     ingress_port=$(bashio::addon.ingress_port)
     portal_port=$(bashio::addon.port "8483/tcp" || true)
+    lan_port=$(bashio::addon.port "8484/tcp" || true)
   else
     ingress_port=$(supervisor_addon_info ingress_port)
-    portal_port=$(supervisor_addon_info network | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const n=JSON.parse(s)["8483/tcp"];if(n)process.stdout.write(String(n))}catch{}})' || true)
+    network=$(supervisor_addon_info network || true)
+    portal_port=$(network_port "$network" 8483/tcp)
+    lan_port=$(network_port "$network" 8484/tcp)
   fi
   export HA_URL=$SUPERVISOR_API/core
   export HA_TOKEN=$SUPERVISOR_TOKEN
@@ -66,6 +79,9 @@ if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
   export HUB_MDNS_INTERFACE=$(option mdns_interface)
   export PORTAL_ADMIN_EMAIL=$(option portal_admin_email) PORTAL_ADMIN_PASSWORD=$(option portal_admin_password)
   export PORTAL_PORT=${portal_port:-8483}
+  # The hub's LAN port (Network 8484/tcp, off by default) for scripts and Prometheus: no allow-list there, so the hub
+  # opens it only with hub_username/hub_password set, and logs why not otherwise.
+  if [ -n "${lan_port:-}" ] && [ "$lan_port" != null ]; then export HUB_LAN_PORT=$lan_port; else unset HUB_LAN_PORT; fi
   [ "$(option portal_enabled)" = "true" ] && PORTAL_ENABLED=1 || PORTAL_ENABLED=0
   unset HUB_DEMO PORTAL_DEMO
   # The container's HEALTHCHECK reads the ingress port from here (it is chosen by the Supervisor).
@@ -93,9 +109,18 @@ server_command() {
 
 declare -A names=()
 pids=()
+# Each server gets only its own secrets: the hub never sees the portal's admin password or key, the portal never
+# sees the HA token, the Supervisor token or the hub's login (docs/SECURITY.md).
+secrets_of_other() {
+  case $1 in
+    hub) echo -u PORTAL_ADMIN_PASSWORD -u PORTAL_SECRET_KEY ;;
+    portal) echo -u HA_TOKEN -u SUPERVISOR_TOKEN -u HUB_AUTH_USERNAME -u HUB_AUTH_PASSWORD ;;
+  esac
+}
+
 start_server() {
   # shellcheck disable=SC2046
-  $(server_command "$1") &
+  env $(secrets_of_other "$1") $(server_command "$1") &
   pids+=($!)
   names[$!]=$1
   log "started $1 (pid $!)"

@@ -42,7 +42,7 @@ function ensureVenv(name) {
 }
 
 function checkSystem() {
-  const libraries = spawnSync("ldconfig", ["-p"], { encoding: "utf8" }).stdout ?? "";
+  const libraries = spawnSync("/sbin/ldconfig", ["-p"], { encoding: "utf8" }).stdout ?? "";
   for (const library of ["libnl-3.so.200", "libnl-route-3.so.200", "libglib-2.0.so.0"]) {
     if (!libraries.includes(library)) {
       fail(`${library} is missing: install libnl-3-200 libnl-route-3-200 libglib2.0-0 (.ci/run does)`);

@@ -77,6 +77,16 @@ describe("add-on manifest", () => {
     for (const port of Object.keys(config.ports as object)) assert.ok(translations.network[port], `description for ${port}`);
   });
 
+  it("declares the hub's LAN port 8484/tcp off by default, read by run.sh (bashio and the node fallback) and documented", () => {
+    const ports = config.ports as Record<string, number | null>;
+    assert.deepEqual(ports, { "8483/tcp": null, "8484/tcp": null });
+    const runSh = read("run.sh");
+    assert.match(runSh, /bashio::addon\.port "8484\/tcp"/);
+    assert.match(runSh, /network_port "\$network" 8484\/tcp/);
+    assert.match(runSh, /export HUB_LAN_PORT=/);
+    assert.match(read("DOCS.md"), /\*\*8484\/tcp\*\*: the hub's API for clients on your network/);
+  });
+
   it("documents every option in DOCS.md under the usual sections", () => {
     const docs = read("DOCS.md");
     for (const section of ["## Installation", "## Configuration", "## Known limitations", "## Support"]) {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { freePort, type Spawned, spawnCaptured, waitForHttp } from "../lib/testing/processes.ts";
+import { RawHttpConnection } from "../lib/testing/raw-http.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dirs: string[] = [];
@@ -13,7 +14,9 @@ after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function startRunSh(): Promise<{ run: Spawned; hub: number; portal: number; dataDir: string }> {
+async function startRunSh(
+  extraEnv: Record<string, string> = {},
+): Promise<{ run: Spawned; hub: number; portal: number; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), "run-sh-"));
   dirs.push(dataDir);
   const [hub, portal] = [await freePort(), await freePort()];
@@ -27,6 +30,7 @@ async function startRunSh(): Promise<{ run: Spawned; hub: number; portal: number
     PORTAL_DATA_DIR: join(dataDir, "portal"),
     ADDON_OPTIONS_FILE: join(dataDir, "no-options.json"),
     HA_URL: "",
+    ...extraEnv,
   };
   const run = spawnCaptured(join(root, "run.sh"), [], { cwd: root, env });
   await waitForHttp(`http://127.0.0.1:${hub}/api/health`, 30_000);
@@ -46,13 +50,53 @@ const alive = (pid: number) => {
   }
 };
 
+/** A stand-in for the Supervisor's API: `/addons/self/info` with the ingress port and the network (port mappings). */
+async function fakeSupervisor(ingressPort: number, network: Record<string, number | null>) {
+  const supervisor = createServer((request, response) => {
+    const authorised = request.headers.authorization === "Bearer supervisor-secret-token";
+    response.writeHead(authorised ? 200 : 401, { "content-type": "application/json" });
+    response.end(JSON.stringify({ result: "ok", data: { ingress_port: ingressPort, network } }));
+  });
+  supervisor.listen(0, "127.0.0.1");
+  await new Promise((resolve) => supervisor.once("listening", resolve));
+  return { port: (supervisor.address() as { port: number }).port, close: () => supervisor.close() };
+}
+
+/** GET `path` from 127.0.0.2: a LAN client as the hub sees it (not loopback, not the ingress proxy). */
+async function getFromLan(port: number, path: string, headers: Record<string, string> = {}): Promise<number> {
+  const connection = await RawHttpConnection.open(port, { localAddress: "127.0.0.2" });
+  try {
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    await connection.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${lines.join("")}Connection: close\r\n\r\n`);
+    return (await connection.response()).status;
+  } finally {
+    connection.destroy();
+  }
+}
+
 describe("run.sh", () => {
-  it("brings both servers to healthy, and SIGTERM stops both with exit 0", async () => {
-    const { run, hub, portal } = await startRunSh();
+  it("brings both servers to healthy, each with only its own secrets, and SIGTERM stops both with exit 0", async () => {
+    const secrets = { HA_TOKEN: "ha-token-x", SUPERVISOR_TOKEN: "supervisor-token-x", PORTAL_SECRET_KEY: "ab".repeat(32) };
+    const { run, hub, portal } = await startRunSh(secrets);
     const health = (await (await fetch(`http://127.0.0.1:${hub}/api/health`)).json()) as { version: string };
     assert.match(health.version, /^\d+\.\d+\.\d+/);
     assert.deepEqual(await (await fetch(`http://127.0.0.1:${portal}/api/health`)).json(), { status: "ok" });
     const pids = childPids(run.output());
+    const environment = (pid: number | undefined) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    try {
+      const hubEnv = environment(pids.hub);
+      const portalEnv = environment(pids.portal);
+      assert.ok(hubEnv.includes("HA_TOKEN=ha-token-x"), "the hub has its HA token");
+      assert.ok(!hubEnv.some((line) => line.startsWith("PORTAL_SECRET_KEY=")), "the hub never sees the portal's key");
+      assert.ok(portalEnv.includes(`PORTAL_SECRET_KEY=${secrets.PORTAL_SECRET_KEY}`), "the portal has its key");
+      for (const name of ["HA_TOKEN", "SUPERVISOR_TOKEN"]) {
+        assert.ok(!portalEnv.some((line) => line.startsWith(`${name}=`)), `the portal never sees ${name}`);
+      }
+    } catch (error) {
+      run.child.kill("SIGTERM");
+      await run.exited;
+      throw error;
+    }
     run.child.kill("SIGTERM");
     assert.equal(await run.exited, 0, run.output());
     assert.ok(pids.hub && !alive(pids.hub), "hub process is gone");
@@ -74,15 +118,10 @@ describe("run.sh", () => {
   it("in the add-on reads options.json and the Supervisor, clears stale Matter locks, and keeps secrets out of logs", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "run-sh-addon-"));
     dirs.push(dataDir);
-    const ingressPort = await freePort();
-    const supervisor = createServer((request, response) => {
-      const authorised = request.headers.authorization === "Bearer supervisor-secret-token";
-      response.writeHead(authorised ? 200 : 401, { "content-type": "application/json" });
-      response.end(JSON.stringify({ result: "ok", data: { ingress_port: ingressPort, network: { "8483/tcp": null } } }));
-    });
-    supervisor.listen(0, "127.0.0.1");
-    await new Promise((resolve) => supervisor.once("listening", resolve));
-    const supervisorPort = (supervisor.address() as { port: number }).port;
+    const [ingressPort, lanPort] = [await freePort(), await freePort()];
+    // The LAN port is mapped, but without hub credentials the hub must not open it.
+    const supervisor = await fakeSupervisor(ingressPort, { "8483/tcp": null, "8484/tcp": lanPort });
+    const supervisorPort = supervisor.port;
     writeFileSync(
       join(dataDir, "options.json"),
       JSON.stringify({ log_level: "debug", portal_enabled: false, hub_username: null, mdns_interface: "lo" }),
@@ -112,11 +151,44 @@ describe("run.sh", () => {
       const deadline = Date.now() + 5000;
       while (!/"level":"debug"/.test(run.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.match(run.output(), /"level":"debug"/);
+      assert.match(run.output(), new RegExp(`not opening the LAN port ${lanPort}: it requires authentication`));
+      await assert.rejects(getFromLan(lanPort, "/api/health/live"), "nothing listens on the LAN port");
     } finally {
       run.child.kill("SIGTERM");
       assert.equal(await run.exited, 0, run.output());
       supervisor.close();
     }
     assert.doesNotMatch(run.output(), /supervisor-secret-token/);
+  });
+
+  it("in the add-on opens the hub's LAN port (Network 8484/tcp) with hub credentials, which every request there needs", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "run-sh-lan-"));
+    dirs.push(dataDir);
+    const [ingressPort, lanPort] = [await freePort(), await freePort()];
+    const supervisor = await fakeSupervisor(ingressPort, { "8483/tcp": null, "8484/tcp": lanPort });
+    writeFileSync(
+      join(dataDir, "options.json"),
+      JSON.stringify({ log_level: "info", portal_enabled: false, hub_username: "scraper", hub_password: "lan secret 42" }),
+    );
+    const env = {
+      ...process.env,
+      ADDON_OPTIONS_FILE: join(dataDir, "options.json"),
+      SUPERVISOR_TOKEN: "supervisor-secret-token",
+      SUPERVISOR_API: `http://127.0.0.1:${supervisor.port}`,
+      HUB_PORT_FILE: join(dataDir, "hub.port"),
+    };
+    const run = spawnCaptured(join(root, "run.sh"), [], { cwd: root, env });
+    try {
+      await waitForHttp(`http://127.0.0.1:${ingressPort}/api/health/live`, 30_000);
+      const credentials = { Authorization: `Basic ${Buffer.from("scraper:lan secret 42").toString("base64")}` };
+      assert.equal(await getFromLan(ingressPort, "/api/metrics/prometheus", credentials), 403, "ingress port: proxy only");
+      assert.equal(await getFromLan(lanPort, "/api/metrics/prometheus"), 401);
+      assert.equal(await getFromLan(lanPort, "/api/metrics/prometheus", credentials), 200);
+    } finally {
+      run.child.kill("SIGTERM");
+      assert.equal(await run.exited, 0, run.output());
+      supervisor.close();
+    }
+    assert.doesNotMatch(run.output(), /lan secret 42/);
   });
 });

@@ -4,6 +4,8 @@ import type { Hono } from "hono";
 import { type RunningHttpServer, startHttpServer } from "../../lib/http-server.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BasicAuth } from "./auth/basic-auth.ts";
+import { ingressProxyOf } from "./auth/client-key.ts";
+import { recoverInterruptedRestore } from "./backup/restore-journal.ts";
 import { BridgeService } from "./bridges/bridge-service.ts";
 import { BridgeStore } from "./bridges/bridge-store.ts";
 import { EndpointIdentities } from "./bridges/endpoint-identities.ts";
@@ -15,6 +17,7 @@ import { diagnosticSummary, watchDiagnostics } from "./diagnostics/diagnostic-so
 import { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
 import { createHubApp } from "./http/app.ts";
+import { startLanListener } from "./http/lan-listener.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
@@ -64,7 +67,14 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     for (const stop of stops.splice(0)) await stop().catch((error: unknown) => log.error({ err: error }, "error while stopping"));
   };
   try {
-    const auth = await BasicAuth.load({ dataDir: config.dataDir, env: config.auth, log: log.child({ component: "auth" }) });
+    // Before anything reads the data dir: a restore killed half-way is finished (or undone) first (docs/backup.md).
+    await recoverInterruptedRestore(config.dataDir, log.child({ component: "backup" }));
+    const auth = await BasicAuth.load({
+      dataDir: config.dataDir,
+      env: config.auth,
+      ingressProxy: ingressProxyOf(config.http.allowedIps),
+      log: log.child({ component: "auth" }),
+    });
     let ha = config.ha;
     if (!ha) {
       log.warn("DEMO MODE: no Home Assistant configured (HA_URL unset); using the built-in simulated home");
@@ -225,6 +235,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       async listen() {
         const http = await startHttpServer({ app, host: config.http.host, port: config.http.port, log });
         stops.unshift(() => http.close());
+        const lan = await startLanListener({ app, config, auth, log });
+        if (lan) stops.unshift(() => lan.close());
         // Before the HTTP server closes: SSE streams end so that close() does not wait for them. The ring itself
         // outlives this hub (an in-process restart keeps the log).
         stops.unshift(async () => logRing.endStreams());
@@ -250,8 +262,9 @@ async function createDemoBridge(bridges: BridgeService, log: Logger): Promise<vo
     serverMode: false,
     autoStart: true,
   });
+  // The pairing code stays out of the log, as for every bridge: the UI shows it (docs/decisions.md "Bridges").
   log.warn(
-    { bridgeId: bridge.id, port: bridge.port, manualPairingCode: bridge.commissioning.manualPairingCode },
-    `DEMO MODE: created "Demo bridge" on port ${bridge.port}; pair it with code ${bridge.commissioning.manualPairingCode}`,
+    { bridgeId: bridge.id, port: bridge.port },
+    `DEMO MODE: created "Demo bridge" on port ${bridge.port}; its pairing codes are on its page in the hub UI`,
   );
 }

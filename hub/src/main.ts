@@ -9,6 +9,9 @@ import { installRejectionGuard } from "./plugins/rejection-guard.ts";
 async function start(): Promise<Started> {
   const repoRoot = findRepoRoot(import.meta.url);
   const config = loadHubConfig(process.env, repoRoot);
+  // The configuration holds the password until it is hashed; nothing started later (npm for plugins, plugins
+  // reading process.env) needs it in the environment.
+  delete process.env.HUB_AUTH_PASSWORD;
   const logRing = new LogRing();
   const log = createHubLogger({ level: config.logLevel, ring: logRing, base: config.demo ? { demo: true } : {} });
   const version = readAppVersion(repoRoot);

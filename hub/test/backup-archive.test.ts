@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, beforeEach, describe, it } from "node:test";
@@ -10,27 +9,22 @@ import { memoryLogger } from "../../lib/testing/fixtures.ts";
 import { backupRoutes, restartPendingGuard } from "../src/backup/backup.routes.ts";
 import { BackupService } from "../src/backup/backup-service.ts";
 import { hubErrorHandler } from "../src/http/errors.ts";
+import {
+  bridgesFile,
+  craft,
+  type Entry,
+  put as putFile,
+  sizeAndHash,
+  storedBridge,
+  tree,
+  zipBytes,
+} from "./support/backup-fixtures.ts";
 
-const bridge = (id: string, port: number) => ({
-  id,
-  name: `Bridge ${id}`,
-  port,
-  filter: { include: [], exclude: [], includeHidden: false },
-  priority: 100,
-  serverMode: false,
-  autoStart: true,
-  passcode: 20202021,
-  discriminator: 3840,
-  createdAt: "2025-01-01T00:00:00.000Z",
-  updatedAt: "2025-01-01T00:00:00.000Z",
-});
+const bridge = storedBridge;
 
 /** A data dir with every kind of file the layout knows, and every kind it must leave out. */
 function seed(dir: string): void {
-  const put = (path: string, content: unknown) => {
-    mkdirSync(join(dir, path, ".."), { recursive: true });
-    writeFileSync(join(dir, path), typeof content === "string" ? content : JSON.stringify(content));
-  };
+  const put = (path: string, content: unknown) => putFile(dir, path, content);
   put("bridges.json", { version: 1, bridges: [bridge("b1", 5601)] });
   put("entity-mappings.json", { version: 1, bridges: { b1: {} } });
   put("identities/b1.json", { version: 1, next: 2, endpoints: {} });
@@ -50,59 +44,7 @@ function seed(dir: string): void {
   symlinkSync("/etc/hostname", join(dir, "plugins/b1/camera/link.json"));
 }
 
-/** Every entry of the data dir (files by sha256, links by target), for "nothing changed" assertions. */
-function tree(dir: string, base = ""): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const entry of readdirSync(join(dir, base), { withFileTypes: true })) {
-    const path = base ? `${base}/${entry.name}` : entry.name;
-    if (entry.isSymbolicLink()) result[path] = `-> ${readlinkSync(join(dir, path))}`;
-    else if (entry.isDirectory()) Object.assign(result, tree(dir, path));
-    else
-      result[path] = createHash("sha256")
-        .update(readFileSync(join(dir, path)))
-        .digest("hex");
-  }
-  return result;
-}
-
-async function zipBytes(zip: ZipFile): Promise<Buffer> {
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-interface Entry {
-  name: string;
-  data: Buffer | string;
-  mode?: number;
-}
-
-/** A backup ZIP of `entries` with a correct manifest, which `edit` may then falsify. */
-async function craft(entries: Entry[], edit: (manifest: Record<string, unknown>) => void = () => undefined) {
-  const files = entries.map(sizeAndHash);
-  const manifest: Record<string, unknown> = {
-    format: "matter-hub.backup",
-    formatVersion: 1,
-    appVersion: "9.9.9",
-    createdAt: new Date().toISOString(),
-    includesIdentity: entries.some((e) => e.name.startsWith("matter/")),
-    files,
-  };
-  edit(manifest);
-  const zip = new ZipFile();
-  zip.addBuffer(Buffer.from(JSON.stringify(manifest)), "manifest.json");
-  for (const { name, data, mode } of entries) zip.addBuffer(Buffer.from(data), name, mode ? { mode } : {});
-  return zipBytes(zip);
-}
-
-const bridgesFile = (...bridges: unknown[]) => JSON.stringify({ version: 1, bridges });
 const validBridges = bridgesFile(bridge("b9", 5609));
-const sizeAndHash = ({ name, data }: Entry) => ({
-  path: name,
-  size: Buffer.byteLength(data),
-  sha256: createHash("sha256").update(data).digest("hex"),
-});
 const setManifest = (field: string, value: unknown) => (manifest: Record<string, unknown>) => {
   manifest[field] = value;
 };
@@ -223,10 +165,10 @@ describe("backup download, restore preview and restore (archive level)", () => {
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("content-type"), "application/zip");
     assert.match(response.headers.get("content-disposition") ?? "", /^attachment; filename="matter-hub-backup-[\d-]+\.zip"$/);
+    // Lock PINs only on request (backup-lock-pins.test.ts).
     assert.deepEqual(await names(zip), [
       "bridges.json",
       "entity-mappings.json",
-      "lock-credentials.json",
       "manifest.json",
       "plugins/b1/camera/config.json",
       "settings.json",
@@ -238,7 +180,8 @@ describe("backup download, restore preview and restore (archive level)", () => {
     assert.equal(body.manifest.formatVersion, 1);
     assert.equal(body.manifest.appVersion, "9.9.9");
     assert.equal(body.manifest.includesIdentity, false);
-    assert.equal((body.manifest.files as unknown[]).length, 5);
+    assert.equal(body.manifest.includesLockPins, false);
+    assert.equal((body.manifest.files as unknown[]).length, 4);
     assert.deepEqual(body.files.added, []);
   });
 

@@ -25,7 +25,7 @@ interface World {
 }
 
 describe("backup with Matter identity → wiped data dir → restore → restart: the paired controller still works", {
-  timeout: 90_000,
+  timeout: 150_000,
 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), "hub-backup-restore-"));
   let sim: HaSimulator;
@@ -64,6 +64,23 @@ describe("backup with Matter identity → wiped data dir → restore → restart
   });
 
   it("restores fabrics, keys and endpoints so that no new pairing is needed", async (t) => {
+    /**
+     * A command right after a bridge restart. The restarted bridge resumes its former subscription by opening a
+     * CASE session to the controller while the controller, having seen the bridge shut down, opens one to the
+     * bridge. On a loaded machine (CI, 2 cores) these crossing handshakes can both stall until matter.js gives up
+     * after ~13.5 s ("Peer is no longer responding"); phone apps then simply send again on a fresh session, and so
+     * does this helper, once. A bridge that does not answer still fails the test.
+     */
+    const commandAfterRestart = async () => {
+      assert.ok(endpoint);
+      try {
+        await controller.invoke(nodeId, endpoint, "onOff", "toggle");
+      } catch (error) {
+        if (!String(error).includes("no longer responding")) throw error;
+        t.diagnostic(`first command after the restart crossed a session handshake; sent again (${error})`);
+        await controller.invoke(nodeId, endpoint, "onOff", "toggle");
+      }
+    };
     // 1. A hub with a bridge, paired by a controller that commands it.
     const first = await makeWorld(() => undefined);
     const port = await freeUdpPort();
@@ -124,7 +141,7 @@ describe("backup with Matter identity → wiped data dir → restore → restart
     assert.equal(back.commissioning.passcode, bridge.commissioning.passcode);
     assert.equal((await devicesOf(current.call, bridge.id)).get("switch.garden_pump")?.endpointNumber, endpoint);
     sim.clearCalls();
-    await controller.invoke(nodeId, endpoint, "onOff", "toggle");
+    await commandAfterRestart();
     await sim.waitForCall((c) => c.entityIds.includes("switch.garden_pump"), 10_000);
     const on = await controller.read(nodeId, endpoint, "onOff", "onOff");
     assert.equal(typeof on, "boolean");
@@ -148,7 +165,7 @@ describe("backup with Matter identity → wiped data dir → restore → restart
     await waitForStatus(third.call, bridge.id, "running");
     assert.ok(readdirSync(join(dataDir, "backups")).length >= 2, "each restore kept a copy of what it replaced");
     sim.clearCalls();
-    await controller.invoke(nodeId, endpoint, "onOff", "toggle");
+    await commandAfterRestart();
     await sim.waitForCall((c) => c.entityIds.includes("switch.garden_pump"), 10_000);
     // Stopped while the controller is still there: the bridge closes its sessions at once instead of waiting for
     // a vanished peer.

@@ -270,6 +270,59 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
     created.splice(created.indexOf(bridge.id), 1);
   });
 
+  it("exposes two entities of one integration that share a unique id in two domains as two devices", async () => {
+    // HA's demo integration does this (button.push and event.push are both `push`); HA keys its registry on
+    // domain, platform and unique id, so any integration may.
+    const now = new Date().toISOString();
+    for (const [entityId, state] of [
+      ["button.push", "unknown"],
+      ["event.push", "unknown"],
+    ] as const) {
+      sim.addEntity(
+        {
+          entity_id: entityId,
+          id: `reg-${entityId}`,
+          unique_id: "push",
+          platform: "demo",
+          device_id: null,
+          area_id: null,
+          config_entry_id: null,
+          disabled_by: null,
+          hidden_by: null,
+          entity_category: null,
+          has_entity_name: false,
+          name: null,
+          original_name: "Push",
+          icon: null,
+          labels: [],
+        },
+        {
+          entity_id: entityId,
+          state,
+          attributes: { friendly_name: "Push", ...(entityId.startsWith("event.") && { event_types: ["press"] }) },
+          last_changed: now,
+          last_updated: now,
+          context: { id: `c-${entityId}`, parent_id: null, user_id: null },
+        },
+      );
+    }
+    await eventually(() => hub.homeAssistant.model.states.has("event.push") && hub.homeAssistant.model.states.has("button.push"));
+    const bridge = await create({
+      name: "Push",
+      port: await freeUdpPort(),
+      filter: { include: [{ type: "platform", value: "demo" }] },
+    });
+    const running = await waitForStatus(call, bridge.id, "running");
+    const devices = await devicesOf(call, bridge.id);
+    const button = devices.get("button.push")?.endpointNumber;
+    const event = devices.get("event.push")?.endpointNumber;
+    assert.ok(button && event, `both are exposed: ${JSON.stringify([...devices.values()])}`);
+    assert.notEqual(button, event);
+    assert.equal(running.deviceCount, 2);
+    await call("DELETE", `/api/matter/bridges/${bridge.id}`);
+    created.splice(created.indexOf(bridge.id), 1);
+  });
+
   it("runs a server-mode bridge as a standalone node without an aggregator", async () => {
     const port = await freeUdpPort();
     const bridge = await create({

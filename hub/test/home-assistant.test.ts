@@ -193,6 +193,28 @@ describe("hub ↔ Home Assistant connection faults", () => {
     }
   });
 
+  it("says so when a token that worked is revoked: the token is no longer accepted, restart with a new one", async () => {
+    const sim = await startHaSimulator({ token: "first" });
+    const hub = await createTestHub({ ha: { url: sim.url, token: "first" }, start: true });
+    try {
+      await hub.homeAssistant.whenLoaded();
+      sim.setToken("second"); // HA closes the revoked token's sessions; the reconnect meets auth_invalid
+      await eventually(() => hub.homeAssistant.client.status.fatal);
+      const health = await json<{ status: string; services: { homeAssistant: { error: string } } }>(
+        hub.app.request("/api/health"),
+      );
+      assert.equal(health.status, "unhealthy");
+      assert.match(health.services.homeAssistant.error, /no longer accepts the access token.*revoked/);
+      assert.match(health.services.homeAssistant.error, /restart the hub/);
+      await eventually(() => sim.connectionCount() === 0);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(sim.connectionCount(), 0, "no new connection after giving up");
+    } finally {
+      await hub.stop();
+      await sim.close();
+    }
+  });
+
   it("treats an invalid token as fatal: logged, unhealthy, no retry storm", async () => {
     const sim = await startHaSimulator({ token: "right" });
     const hub = await createTestHub({ ha: { url: sim.url, token: "wrong" }, start: true });
@@ -207,9 +229,10 @@ describe("hub ↔ Home Assistant connection faults", () => {
       assert.match((await json<{ error: string }>(ready)).error, /refused the access token/);
       assert.ok(hub.logLines().some((line) => line.includes('"level":"fatal"') && line.includes("HA_TOKEN")));
       assert.ok(!hub.logLines().some((line) => line.includes("wrong")), "the token never reaches the log");
-      const connections = sim.connectionCount();
+      // The refused socket closes (the server may see that a moment after the hub gave up), and none follows.
+      await eventually(() => sim.connectionCount() === 0);
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      assert.equal(sim.connectionCount(), connections);
+      assert.equal(sim.connectionCount(), 0);
     } finally {
       await hub.stop();
       await sim.close();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
+import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -69,6 +70,53 @@ class LiveClient {
 
   close() {
     this.socket.close();
+  }
+}
+
+/**
+ * Opens /api/ws by hand and sends the head of one masked text frame that announces `length` bytes, followed by only
+ * `sent` of them; resolves with the close code the server answers with (undefined if it closes without one).
+ */
+async function announceFrame(port: number, length: number, sent: number): Promise<number | undefined> {
+  const socket = connect(port, "127.0.0.1");
+  await once(socket, "connect");
+  let buffer = Buffer.alloc(0);
+  let upgraded = false;
+  const closeCode = new Promise<number | undefined>((resolve, reject) => {
+    socket.on("data", (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      if (!upgraded) {
+        const end = buffer.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        if (!buffer.subarray(0, 12).toString().includes("101")) reject(new Error(buffer.toString()));
+        upgraded = true;
+        buffer = buffer.subarray(end + 4);
+        const head = Buffer.alloc(14);
+        head[0] = 0x81; // FIN, text
+        head[1] = 0x80 | 127; // masked, 64-bit length
+        head.writeBigUInt64BE(BigInt(length), 2);
+        socket.write(Buffer.concat([head, Buffer.alloc(sent, 0x20)]));
+      }
+      // Server frames are unmasked: opcode, then a 7-bit, 16-bit or 64-bit length.
+      while (buffer.length >= 2) {
+        const short = buffer[1]! & 0x7f;
+        const offset = short === 126 ? 4 : short === 127 ? 10 : 2;
+        const size = short === 126 ? buffer.readUInt16BE(2) : short === 127 ? Number(buffer.readBigUInt64BE(2)) : short;
+        if (buffer.length < offset + size) return;
+        if ((buffer[0]! & 0x0f) === 0x8) resolve(size >= 2 ? buffer.readUInt16BE(offset) : undefined);
+        buffer = buffer.subarray(offset + size);
+      }
+    });
+    socket.on("close", () => resolve(undefined));
+  });
+  socket.write(
+    `GET /api/ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+  );
+  try {
+    return await closeCode;
+  } finally {
+    socket.destroy();
   }
 }
 
@@ -248,6 +296,35 @@ describe("WebSocket /api/ws on the real hub", { timeout: 60_000 }, () => {
     assert.equal(dead.pings, 2, "two pings, then dropped");
     assert.ok(elapsed > PING_MS * 2 - 100 && elapsed < PING_MS * 4, `dropped after ${elapsed} ms`);
     assert.equal(client.socket.readyState, WebSocket.OPEN);
+  });
+
+  it("closes a socket whose frame announces more than 64 KiB with 1009 before reading it; other clients carry on", async () => {
+    // 1 MiB announced, 1 KiB sent: the close comes from the frame's head, not after waiting for its payload.
+    assert.equal(await announceFrame(http.port, 1024 * 1024, 1024), 1009);
+    assert.equal(await announceFrame(http.port, 2 ** 40, 0), 1009);
+    client.queue.length = 0;
+    client.send({ type: "ping" });
+    assert.deepEqual(await client.next((m) => m.type !== "bridge_update"), { type: "pong" });
+    assert.equal((await call("GET", "/api/health/live")).status, 200);
+  });
+
+  it("refuses an upgrade from another site's page (403), accepts the hub's own page", async () => {
+    const refused = new WebSocket(`ws://${base}/api/ws`, { origin: "http://evil.example" });
+    refused.on("error", () => undefined);
+    const [, response] = await Promise.race([
+      once(refused, "unexpected-response"),
+      once(refused, "open").then(() => assert.fail("the cross-site upgrade was accepted")),
+    ]);
+    assert.equal(response.statusCode, 403);
+    response.resume();
+    refused.terminate();
+    const own = new WebSocket(`ws://${base}/api/ws`, { origin: `http://${base}` });
+    const ownClient = await new Promise<Message>((resolve, reject) => {
+      own.once("message", (raw) => resolve(JSON.parse(String(raw)) as Message));
+      own.once("error", reject);
+    });
+    assert.equal(ownClient.type, "bridges_update");
+    own.close();
   });
 
   it("refuses a plain GET, works with the ingress header, and requires Basic credentials once they are set", async () => {

@@ -550,9 +550,20 @@ describe("plugins in the real hub, through the HTTP API and a Matter controller"
 
     dataDir = join(work, "fresh");
     await startHub();
-    const form = new FormData();
-    form.append("file", new Blob([zip]), "backup.zip");
-    const restored = await hub.app.request("/api/backup/restore", { method: "POST", body: form });
+    const form = (options?: unknown) => {
+      const body = new FormData();
+      body.append("file", new Blob([zip]), "backup.zip");
+      if (options) body.append("options", JSON.stringify(options));
+      return body;
+    };
+    // Linked local folders come back only with explicit consent (docs/backup.md "Plugins").
+    const refused = await hub.app.request("/api/backup/restore", { method: "POST", body: form() });
+    assert.equal(refused.status, 400);
+    assert.match(((await refused.json()) as { error: string }).error, /mapper-one is linked from the local folder/);
+    const restored = await hub.app.request("/api/backup/restore", {
+      method: "POST",
+      body: form({ allowLocalPlugins: true }),
+    });
     assert.equal(restored.status, 200, await restored.clone().text());
     await hub.stop();
     await startHub();

@@ -186,9 +186,12 @@ describe("built-in plugins in the real hub, through the HTTP API and a Matter co
     const download = await hub.app.request("/api/backup/download?includeIdentity=true");
     assert.equal(download.status, 200);
     const seen: string[] = [];
-    await readBackupArchive(Buffer.from(await download.arrayBuffer()), DEFAULT_LIMITS, async (entry, data) => {
-      seen.push(entry.path);
-      assert.ok(!data.includes(PASSWORD), `${entry.path} holds the password`);
+    await readBackupArchive(Buffer.from(await download.arrayBuffer()), {
+      limits: DEFAULT_LIMITS,
+      sink: async (entry, data) => {
+        seen.push(entry.path);
+        assert.ok(!data.includes(PASSWORD), `${entry.path} holds the password`);
+      },
     });
     assert.ok(seen.includes(`plugins/${bridge.id}/appliance-cloud/config.json`), "the configuration is backed up");
     assert.ok(!seen.some((path) => path.endsWith("secrets.json")));

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigError, flagVariable, logLevelVariable, optionalText, parseEnv, portVariable } from "../../lib/config-env.ts";
 import type { LogLevel } from "../../lib/logger.ts";
+import { isOutboundEntry, type OutboundRules } from "./homeserver/outbound-policy.ts";
 
 /** The portal's configuration, parsed once from the environment (see shared runtime contract). */
 export interface PortalConfig {
@@ -20,6 +21,11 @@ export interface PortalConfig {
    * `X-Forwarded-Proto` are believed; from anyone else these headers are ignored (PORTAL_TRUSTED_PROXIES).
    */
   readonly trustedProxies: readonly string[];
+  /**
+   * Where the portal may connect with managed servers' credentials (PORTAL_OUTBOUND_ALLOW, PORTAL_OUTBOUND_DENY):
+   * IP addresses, CIDR ranges, host names, `*.domain`. Link-local and cloud metadata addresses are refused besides.
+   */
+  readonly outbound: OutboundRules;
 }
 
 /** An IP address, or an address and prefix length (`10.0.0.0/8`, `fd00::/8`). */
@@ -31,19 +37,24 @@ export function isAddressOrRange(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-const TrustedProxies = v.optional(
-  v.pipe(
-    v.string(),
-    v.transform((text) =>
-      text
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter(Boolean),
+/** A comma-separated list whose entries must pass `valid`. */
+const list = (valid: (entry: string) => boolean, message: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) =>
+        text
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      ),
+      v.check((entries) => entries.every(valid), message),
     ),
-    v.check((entries) => entries.every(isAddressOrRange), "must be a comma-separated list of IP addresses or CIDR ranges"),
-  ),
-  "",
-);
+    "",
+  );
+
+const TrustedProxies = list(isAddressOrRange, "must be a comma-separated list of IP addresses or CIDR ranges");
+const OutboundList = list(isOutboundEntry, "must be a comma-separated list of IP addresses, CIDR ranges, host names or *.domain");
 
 const EnvSchema = v.object({
   PORTAL_PORT: portVariable(8483, true),
@@ -56,6 +67,8 @@ const EnvSchema = v.object({
   PORTAL_LOG_LEVEL: logLevelVariable,
   PORTAL_DEMO: flagVariable,
   PORTAL_TRUSTED_PROXIES: TrustedProxies,
+  PORTAL_OUTBOUND_ALLOW: OutboundList,
+  PORTAL_OUTBOUND_DENY: OutboundList,
   HA_URL: optionalText,
 });
 
@@ -89,5 +102,9 @@ export function loadPortalConfig(env: Record<string, string | undefined>, repoRo
     // Same rule as the hub: demo when nothing real is configured, never when HA_URL points at a real home.
     demo: e.PORTAL_DEMO || !e.HA_URL,
     trustedProxies: Object.freeze([...e.PORTAL_TRUSTED_PROXIES]),
+    outbound: Object.freeze({
+      allow: Object.freeze([...e.PORTAL_OUTBOUND_ALLOW]),
+      deny: Object.freeze([...e.PORTAL_OUTBOUND_DENY]),
+    }),
   });
 }

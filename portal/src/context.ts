@@ -18,11 +18,13 @@ import type { Database } from "./db/schema.ts";
 import { WriteGeneration } from "./db/write-generation.ts";
 import { DiagnosticsService } from "./diagnostics/diagnostics.service.ts";
 import { HomeserverConnector } from "./homeserver/connector.ts";
-import { createOriginResolver, type RequestOrigin } from "./http/client-ip.ts";
+import type { OutboundPolicy } from "./homeserver/outbound-policy.ts";
+import { createOriginResolver, type RequestOrigin, warnUntrustedProxy } from "./http/client-ip.ts";
 import { type CapabilityProbe, systemCapabilityProbe } from "./integrations/deployment-environment.ts";
 import { IntegrationFiles } from "./integrations/integration-files.ts";
 import { IntegrationsRepository } from "./integrations/integrations.repository.ts";
 import { IntegrationsService } from "./integrations/integrations.service.ts";
+import { LoginLimits } from "./rate-limit/login-limits.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
 import { RegistrationsRepository } from "./registration/registration.repository.ts";
 import { RegistrationService } from "./registration/registration.service.ts";
@@ -71,8 +73,10 @@ export interface ContextDependencies {
   version: string;
   secretKey: Buffer;
   db: Kysely<Database>;
-  /** The undici dispatcher for homeserver calls (closed by whoever created it). */
+  /** The undici dispatcher for homeserver calls (closed by whoever created it), enforcing `outbound`. */
   http: Dispatcher;
+  /** The outbound rules, also checked on internal URLs when servers are saved. */
+  outbound: OutboundPolicy;
   now?: () => number;
   /** scrypt cost for new password hashes (tests lower it for speed). */
   passwordHashing?: ScryptParams;
@@ -85,14 +89,14 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
   const now = deps.now ?? Date.now;
   const secrets = new SecretBox(deps.secretKey);
   const limiters = createLimiters(now);
-  const connector = new HomeserverConnector(secrets, deps.http, deps.log.child({ component: "homeserver" }));
+  const connector = new HomeserverConnector(secrets, deps.http, deps.outbound, deps.log.child({ component: "homeserver" }));
   const audit = new AuditService(new AuditRepository(deps.db), now);
   // Both write the servers table; the servers repository keeps rows in memory and must see the other's writes.
   const serverWrites = new WriteGeneration();
   const serversRepository = new ServersRepository(deps.db, serverWrites);
   const tokensRepository = new TokensRepository(deps.db);
   const registrationsRepository = new RegistrationsRepository(deps.db);
-  const diagnostics = new DiagnosticsService(connector, now);
+  const diagnostics = new DiagnosticsService(connector, now, deps.log.child({ component: "diagnostics" }));
   const branding = new BrandingService(
     new BrandingRepository(deps.db, serverWrites),
     serversRepository,
@@ -133,9 +137,16 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
     version: deps.version,
     startedAt: now(),
     now,
-    originOf: createOriginResolver(deps.config.trustedProxies),
+    originOf: createOriginResolver(deps.config.trustedProxies, warnUntrustedProxy(deps.log.child({ component: "http" }))),
     services: {
-      auth: new AuthService(new AuthRepository(deps.db), secrets, limiters, now, authLog, deps.passwordHashing ?? DEFAULT_SCRYPT),
+      auth: new AuthService(
+        new AuthRepository(deps.db),
+        secrets,
+        new LoginLimits(now),
+        now,
+        authLog,
+        deps.passwordHashing ?? DEFAULT_SCRYPT,
+      ),
       servers,
       resolver,
       tokens,

@@ -9,6 +9,7 @@ import { migrate } from "./db/migrate.ts";
 import { MIGRATIONS } from "./db/migrations/index.ts";
 import { type RunningDemo, startDemo } from "./demo/demo.ts";
 import { createHomeserverAgent } from "./homeserver/homeserver-client.ts";
+import { OutboundPolicy } from "./homeserver/outbound-policy.ts";
 import { createPortalApp } from "./http/app.ts";
 import type { CapabilityProbe } from "./integrations/deployment-environment.ts";
 import { portalLogger } from "./logging.ts";
@@ -53,13 +54,14 @@ export async function startPortal(options: StartPortalOptions): Promise<RunningP
   };
   try {
     const secretKey = loadOrCreateSecretKey(config.secretKey, config.dataDir);
-    const db = openDatabase(join(config.dataDir, DATABASE_FILE));
+    const db = openDatabase(join(config.dataDir, DATABASE_FILE), log);
     closers.push(() => db.destroy());
     const applied = await migrate(db, MIGRATIONS);
     if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
-    const http = createHomeserverAgent();
+    const outbound = new OutboundPolicy(config.outbound);
+    const http = createHomeserverAgent(outbound);
     closers.push(() => http.close());
-    const ctx = createPortalContext({ ...options, log, secretKey, db, http });
+    const ctx = createPortalContext({ ...options, log, secretKey, db, http, outbound });
 
     if (config.admin) {
       const outcome = await ctx.services.auth.ensureAdmin(

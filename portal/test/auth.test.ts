@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import type { Reply } from "./support/portal-client.ts";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -8,6 +9,23 @@ import {
   startTestPortal,
   type TestPortal,
 } from "./support/portal-harness.ts";
+
+const SECOND_EMAIL = "second@portal.test";
+const SECOND_PASSWORD = "second-password-Q8!x";
+const THIRD_EMAIL = "third@portal.test";
+const THIRD_PASSWORD = "third-password-Z5?k";
+
+/** The `Set-Cookie` line of the device cookie a successful login sets. */
+const deviceCookieLine = (reply: Reply) =>
+  reply.headers.getSetCookie().find((line) => line.startsWith("portal_device=")) ??
+  assert.fail(`no device cookie: ${reply.text}`);
+const deviceCookieValue = (reply: Reply) => deviceCookieLine(reply).slice("portal_device=".length).split(";")[0] ?? "";
+
+/** More administrators than the bootstrap one, made the way the portal makes that one. */
+async function addAdministrators(portal: TestPortal): Promise<void> {
+  await portal.running.ctx.services.auth.ensureAdmin(SECOND_EMAIL, SECOND_PASSWORD, "second");
+  await portal.running.ctx.services.auth.ensureAdmin(THIRD_EMAIL, THIRD_PASSWORD, "third");
+}
 
 const UNAUTHORIZED = {
   success: false,
@@ -40,7 +58,14 @@ describe("authentication", () => {
   let portal: TestPortal;
   before(async () => {
     portal = await startTestPortal();
+    await addAdministrators(portal);
   });
+  /** A login attempt as a fresh browser at `ip`, with a device cookie when given. */
+  const attempt = (ip: string, email: string, password: string, device?: string) =>
+    portal.client({ ip }).request("POST", "/api/auth/login", {
+      body: { email, password },
+      headers: device === undefined ? {} : { cookie: `portal_device=${device}` },
+    });
   after(async () => {
     await portal.stop();
     removeDataDir(portal.dataDir);
@@ -75,6 +100,7 @@ describe("authentication", () => {
     });
     assert.equal(reply.status, 200, reply.text);
     assert.match(reply.headers.getSetCookie()[0] ?? "", /; Secure/);
+    assert.match(deviceCookieLine(reply), /; Secure/, "the device cookie too");
   });
 
   it("refuses a wrong password and an unknown e-mail alike", async () => {
@@ -169,41 +195,187 @@ describe("authentication", () => {
     assert.equal(loginCsrf.status, 403, "a cross-site login form is refused too");
   });
 
-  it("rate-limits failed logins per e-mail (5 per 15 min), whatever the IP, even for the right password", async () => {
-    const email = "target@portal.test";
-    for (let i = 0; i < 5; i++) {
-      assert.equal(
-        (await portal.client({ ip: nextIp() }).post("/api/auth/login", { email, password: `guess-${i}` })).status,
-        401,
+  it("limits failed logins per account whatever the IP, unknown accounts alike: 5 free, then a lock with Retry-After", async () => {
+    const answers: Reply[][] = [];
+    for (const email of ["nobody@portal.test", SECOND_EMAIL]) {
+      const replies: Reply[] = [];
+      for (let i = 0; i < 6; i++) replies.push(await attempt(nextIp(), email, `guess-${i}`));
+      answers.push(replies);
+    }
+    for (const replies of answers) {
+      assert.deepEqual(
+        replies.map((reply) => reply.status),
+        [401, 401, 401, 401, 401, 429],
       );
+      const limited = replies[5] as Reply;
+      assert.deepEqual(limited.body, {
+        success: false,
+        error: "Too many failed logins for this account; try again in 60 seconds",
+        errorCode: "RATE_LIMITED",
+      });
+      assert.equal(limited.headers.get("retry-after"), "60");
     }
-    const limited = await portal.client({ ip: nextIp() }).post("/api/auth/login", { email, password: "guess-6" });
-    assert.equal(limited.status, 429);
-    assert.equal(limited.body.errorCode, "RATE_LIMITED");
-    assert.match(limited.body.error, /Too many failed logins for this account/);
-    assert.ok(Number(limited.headers.get("retry-after")) > 800);
+    const right = await attempt(nextIp(), SECOND_EMAIL, SECOND_PASSWORD);
+    assert.equal(right.status, 429, "even the right password, from a browser that never logged in to the account");
 
-    for (let i = 0; i < 4; i++) {
-      await portal.client({ ip: nextIp() }).post("/api/auth/login", { email: ADMIN_EMAIL.toUpperCase(), password: "wrong" });
-    }
+    for (let i = 0; i < 4; i++) assert.equal((await attempt(nextIp(), ADMIN_EMAIL.toUpperCase(), "wrong")).status, 401);
     await portal.client({ ip: nextIp() }).login(ADMIN_EMAIL, ADMIN_PASSWORD);
     for (let i = 0; i < 4; i++) {
-      const reply = await portal.client({ ip: nextIp() }).post("/api/auth/login", { email: ADMIN_EMAIL, password: "wrong" });
-      assert.equal(reply.status, 401, "a successful login clears the e-mail's failures");
+      assert.equal((await attempt(nextIp(), ADMIN_EMAIL, "wrong")).status, 401, "a successful login clears the failures");
     }
     await portal.client({ ip: nextIp() }).login(ADMIN_EMAIL, ADMIN_PASSWORD);
   });
 
-  it("rate-limits login attempts per IP (20 per 15 min)", async () => {
-    const client = portal.client({ ip: nextIp() });
-    for (let i = 0; i < 20; i++) {
-      const reply = await client.post("/api/auth/login", { email: `user${i}@portal.test`, password: "whatever1" });
-      assert.equal(reply.status, 401);
-    }
-    const limited = await client.post("/api/auth/login", { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  it("counts parallel attempts before any password work: 8 at once on one account give 5 answers and 3 refusals", async () => {
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt(nextIp(), "parallel@portal.test", `p-${i}`)));
+    assert.deepEqual(replies.map((reply) => reply.status).sort(), [401, 401, 401, 401, 401, 429, 429, 429]);
+  });
+
+  it("limits an address to failures on 10 different accounts per 15 minutes", async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 10; i++) assert.equal((await attempt(ip, `user${i}@portal.test`, "whatever1")).status, 401);
+    const limited = await attempt(ip, ADMIN_EMAIL, ADMIN_PASSWORD);
     assert.equal(limited.status, 429);
-    assert.match(limited.body.error, /Too many login attempts from this address/);
+    assert.equal(limited.body.errorCode, "RATE_LIMITED");
+    assert.match(limited.body.error, /^Too many failed logins from this address; try again in 1[45] minutes$/);
+    assert.ok(Number(limited.headers.get("retry-after")) > 800);
+    assert.equal((await attempt(ip, "user3@portal.test", "again")).status, 401, "its own accounts stay under their own limit");
     await portal.client({ ip: nextIp() }).login(ADMIN_EMAIL, ADMIN_PASSWORD);
+  });
+
+  it("lets 24 wrong logins for one account lock out no other account, from another address or the same one", async () => {
+    const flooder = nextIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 24; i++) statuses.push((await attempt(flooder, "victim@portal.test", `guess-${i}`)).status);
+    assert.deepEqual(statuses, [...Array(5).fill(401), ...Array(19).fill(429)]);
+    assert.equal((await attempt(nextIp(), ADMIN_EMAIL, ADMIN_PASSWORD)).status, 200, "from another address");
+    assert.equal((await attempt(flooder, ADMIN_EMAIL, ADMIN_PASSWORD)).status, 200, "from the flooding address (a NAT)");
+  });
+
+  it("lets the right password with the account's device cookie through a lockout someone else caused", async () => {
+    const home = nextIp();
+    const first = await attempt(home, THIRD_EMAIL, THIRD_PASSWORD);
+    assert.equal(first.status, 200, first.text);
+    const line = deviceCookieLine(first);
+    assert.match(line, /^portal_device=v1(%3A|:)[A-Za-z0-9_%-]+;/);
+    for (const attribute of ["; Max-Age=7776000", "; Path=/api/auth", "; HttpOnly", "; SameSite=Strict"]) {
+      assert.ok(line.includes(attribute), `${attribute} in ${line}`);
+    }
+    assert.equal(line.includes("third"), false, "sealed: the e-mail is not readable in the cookie");
+    assert.match(first.headers.getSetCookie()[0] ?? "", /^portal_session=/, "the session cookie comes first, as before");
+    const device = deviceCookieValue(first);
+    const otherDevice = deviceCookieValue(await attempt(nextIp(), ADMIN_EMAIL, ADMIN_PASSWORD));
+
+    // Someone else floods the account from their addresses: 5 failures, then locked for everyone without the cookie.
+    for (let i = 0; i < 24; i++) await attempt(nextIp(), THIRD_EMAIL, `attack-${i}`);
+    const locked = await attempt(home, THIRD_EMAIL, THIRD_PASSWORD);
+    assert.equal(locked.status, 429, "without the device cookie, even from the usual address");
+    assert.equal(locked.body.errorCode, "RATE_LIMITED");
+    assert.ok(Number(locked.headers.get("retry-after")) >= 1);
+    const altered = `${device.slice(0, -2)}${device.endsWith("A") ? "B" : "A"}`;
+    for (const [name, cookie] of [
+      ["another account's device cookie", otherDevice],
+      ["an altered cookie", altered],
+      ["garbage", "v1:AAAA:BBBB:CCCC"],
+    ]) {
+      assert.equal((await attempt(nextIp(), THIRD_EMAIL, THIRD_PASSWORD, cookie)).status, 429, name);
+    }
+
+    const trusted = await attempt(nextIp(), THIRD_EMAIL, THIRD_PASSWORD, device);
+    assert.equal(trusted.status, 200, `with the device cookie, from any address: ${trusted.text}`);
+    const renewed = deviceCookieValue(trusted);
+    assert.notEqual(renewed, device, "a login renews the device cookie");
+    assert.equal((await attempt(home, THIRD_EMAIL, THIRD_PASSWORD)).status, 429, "the lock stays for everyone else");
+
+    const client = portal.client({ ip: nextIp() });
+    const session = await client.request("POST", "/api/auth/login", {
+      body: { email: THIRD_EMAIL, password: THIRD_PASSWORD },
+      headers: { cookie: `portal_device=${renewed}` },
+    });
+    assert.equal(session.status, 200);
+    const logout = await client.post("/api/auth/logout");
+    assert.equal(
+      logout.headers.getSetCookie().some((cookie) => cookie.startsWith("portal_device=")),
+      false,
+      "logout keeps the device cookie",
+    );
+
+    // The device's own limit: 5 wrong passwords, then the cookie counts for nothing and the account's lock applies.
+    for (let i = 0; i < 5; i++) assert.equal((await attempt(nextIp(), THIRD_EMAIL, `typo-${i}`, renewed)).status, 401);
+    const spent = await attempt(nextIp(), THIRD_EMAIL, THIRD_PASSWORD, renewed);
+    assert.equal(spent.status, 429, "a stolen device cookie buys 5 guesses, not a way around the lock");
+    assert.match(spent.body.error, /for this account/);
+  });
+});
+
+/**
+ * A portal behind a reverse proxy it was not told to trust (PORTAL_TRUSTED_PROXIES empty): every request comes from
+ * 127.0.0.1, the proxy, and the X-Forwarded-For naming the real client is ignored, so all clients share one address.
+ */
+describe("login behind a proxy the portal does not trust", () => {
+  let portal: TestPortal;
+  before(async () => {
+    portal = await startTestPortal({ env: { PORTAL_TRUSTED_PROXIES: "" } });
+    await addAdministrators(portal);
+  });
+  after(async () => {
+    await portal.stop();
+    removeDataDir(portal.dataDir);
+  });
+  /** A login by a fresh browser behind the proxy (which names it in X-Forwarded-For, to no avail). */
+  const viaProxy = (email: string, password: string) =>
+    portal.client({ ip: nextIp() }).post("/api/auth/login", { email, password });
+  const warnings = () => portal.logs().filter((line) => line.includes("a proxy that is not trusted"));
+
+  it("warns once, at the first request that came through the proxy", async () => {
+    await portal.client().get("/api/health");
+    await portal.client().post("/api/auth/login", { email: ADMIN_EMAIL, password: "wrong-password" });
+    assert.equal(warnings().length, 0, "direct requests are no reason to warn");
+    await viaProxy(ADMIN_EMAIL, ADMIN_PASSWORD);
+    await portal.client({ ip: nextIp() }).get("/api/branding");
+    const forwarded = { headers: { forwarded: "for=198.51.100.7" } };
+    await portal.client().request("GET", "/api/health", forwarded);
+    await portal.client().request("GET", "/api/health", { headers: { "x-real-ip": "198.51.100.8" } });
+    assert.equal(warnings().length, 1, warnings().join("\n"));
+    const warning = JSON.parse(warnings()[0] as string);
+    assert.equal(warning.level, "warn");
+    assert.equal(warning.peer, "127.0.0.1");
+    assert.equal(warning.header, "x-forwarded-for");
+    assert.match(warning.msg, /add it to PORTAL_TRUSTED_PROXIES/);
+  });
+
+  it("keeps a flood on one account from locking out the others behind the same proxy", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 24; i++) statuses.push((await viaProxy("victim@portal.test", `guess-${i}`)).status);
+    assert.deepEqual(statuses, [...Array(5).fill(401), ...Array(19).fill(429)]);
+    for (const [email, password] of [
+      [SECOND_EMAIL, SECOND_PASSWORD],
+      [ADMIN_EMAIL, ADMIN_PASSWORD],
+    ] as const) {
+      const reply = await viaProxy(email, password);
+      assert.equal(reply.status, 200, `${email}, who never logged in from this browser: ${reply.text}`);
+    }
+  });
+
+  it("bounds the backoff of a flooded account (1, 2, 4, 8, then 15 minutes at most): it gets in once the flood stops", async () => {
+    try {
+      const retryAfter: number[] = [];
+      for (let round = 0; round < 7; round++) {
+        // The flood: wrong passwords until the account is locked, then the attacker waits the lock out.
+        let reply = await viaProxy(THIRD_EMAIL, "flood-guess");
+        while (reply.status === 401) reply = await viaProxy(THIRD_EMAIL, "flood-guess");
+        assert.equal(reply.status, 429, reply.text);
+        retryAfter.push(Number(reply.headers.get("retry-after")));
+        const user = await viaProxy(THIRD_EMAIL, THIRD_PASSWORD);
+        assert.equal(user.status, 429, "during the flood, the account's lock applies to its user too (no device cookie)");
+        portal.clockOffset += Number(reply.headers.get("retry-after")) * 1000;
+      }
+      assert.deepEqual(retryAfter, [60, 120, 240, 480, 900, 900, 900]);
+      const after = await viaProxy(THIRD_EMAIL, THIRD_PASSWORD);
+      assert.equal(after.status, 200, `at most 15 minutes after the flood's last try: ${after.text}`);
+    } finally {
+      portal.clockOffset = 0;
+    }
   });
 });
 

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { until } from "../../lib/testing/polling.ts";
 import { gif, ico, png } from "./support/images.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
 import { removeDataDir, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
@@ -63,6 +66,29 @@ describe("branding assets: limits, names and fallbacks", () => {
     });
   }
   const refusal = (reply: Reply) => [reply.status, reply.body.errorCode];
+  /**
+   * Sends `size` bytes as the admin and resolves with the status, with `Content-Length` or chunked. node:http shows
+   * an answer that arrives while the body is still being sent (the 413); fetch only reports the closed socket.
+   */
+  function sendLarge(path: string, contentType: string, size: number, announce: boolean): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { "content-type": contentType, cookie: `portal_session=${admin.cookie}` };
+      if (announce) headers["content-length"] = String(size);
+      const request = httpRequest(`${portal.url}${path}`, { method: "POST", headers: { ...headers, origin: portal.url } });
+      request.on("response", (response) => resolve(response.statusCode ?? 0)).on("error", reject);
+      const chunk = Buffer.alloc(64 * 1024, 65);
+      let sent = 0;
+      const pump = () => {
+        while (sent < size && !request.destroyed) {
+          const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
+          sent += piece.length;
+          if (!request.write(piece)) return void request.once("drain", pump);
+        }
+        request.end();
+      };
+      pump();
+    });
+  }
 
   it("serves an uploaded GIF with its type, caching headers, ETag and nosniff", async () => {
     const profile = await createProfile("Gif");
@@ -155,6 +181,109 @@ describe("branding assets: limits, names and fallbacks", () => {
     assert.equal(storedFiles().length, before, "nothing stored");
     const whole = await upload(profile.id, "favicon", ico(), "favicon.ico");
     assert.equal(whole.status, 201, "the complete icon is accepted");
+  });
+
+  it("answers 400 to every malformed multipart body (413 when too big) and changes nothing", async () => {
+    const profile = await createProfile("Fuzzed");
+    const kept = await upload(profile.id, "logo", png(), "kept.png");
+    assert.equal(kept.status, 201, kept.text);
+    const path = `/api/admin/branding/${profile.id}/assets`;
+    const state = async () => ({
+      files: storedFiles().sort(),
+      assets: (await admin.get(`/api/admin/branding/${profile.id}`)).body.profile.assets,
+      audit: (await admin.get("/api/admin/audit?action=branding.asset&limit=200")).body.total,
+    });
+    const before = await state();
+
+    const image = png().toString("latin1");
+    const part = (name: string, content: string, filename?: string) =>
+      `Content-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ""}\r\n` +
+      `${filename ? "Content-Type: image/png\r\n" : ""}\r\n${content}`;
+    const form = (b: string) =>
+      `--${b}\r\n${part("purpose", "hero")}\r\n--${b}\r\n${part("file", image, "a.png")}\r\n--${b}--\r\n`;
+    const valid = form("xyz");
+    const multipart = "multipart/form-data; boundary=xyz";
+    const cases: [string, string | undefined, string | Buffer][] = [
+      ["no content type", undefined, valid],
+      ["JSON", "application/json", JSON.stringify({ purpose: "hero", file: image })],
+      ["plain text", "text/plain", valid],
+      ["raw image", "image/png", png()],
+      ["url-encoded form", "application/x-www-form-urlencoded", "purpose=hero&file=a.png"],
+      ["multipart/mixed", "multipart/mixed; boundary=xyz", valid],
+      ["a longer media type", "multipart/form-datax; boundary=xyz", valid],
+      ["missing boundary", "multipart/form-data", valid],
+      ["empty boundary", "multipart/form-data; boundary=", valid],
+      ["another boundary than the body's", "multipart/form-data; boundary=abc", valid],
+      ["empty body", multipart, ""],
+      ["only the closing delimiter", multipart, "--xyz--\r\n"],
+      ["truncated in the file", multipart, valid.slice(0, valid.indexOf("IDAT"))],
+      ["no closing delimiter", multipart, valid.slice(0, valid.lastIndexOf("--xyz--"))],
+      ["a part that never ends", multipart, `--xyz\r\n${part("file", "A".repeat(512 * 1024), "a.png")}`],
+      ["part headers that never end", multipart, `--xyz\r\n${part("purpose", "hero")}\r\nX-Pad: ${"h".repeat(1024 * 1024)}`],
+      ["a header line without a colon", multipart, valid.replace('Content-Disposition: form-data; name="purpose"', "garbage")],
+      ["a part without Content-Disposition", multipart, valid.replace(/Content-Disposition: [^\r]*\r\n/, "")],
+      ["bare LF line ends", multipart, valid.replaceAll("\r\n", "\n")],
+      ["binary garbage", multipart, Buffer.from([0, 255, 254, 0x2d, 0x2d, 0x78, 0x79, 0x7a, 13, 10, 0, 1, 2])],
+      [
+        "two files",
+        multipart,
+        `--xyz\r\n${part("purpose", "hero")}\r\n--xyz\r\n${part("file", image, "a.png")}\r\n--xyz\r\n${part("file", image, "b.png")}\r\n--xyz--\r\n`,
+      ],
+      ["the file as text", multipart, `--xyz\r\n${part("purpose", "hero")}\r\n--xyz\r\n${part("file", image)}\r\n--xyz--\r\n`],
+      [
+        "the purpose as a file",
+        multipart,
+        `--xyz\r\n${part("purpose", "hero", "p.txt")}\r\n--xyz\r\n${part("file", image, "a.png")}\r\n--xyz--\r\n`,
+      ],
+    ];
+    for (const [name, type, body] of cases) {
+      const reply = await admin.request("POST", path, {
+        raw: new Blob([typeof body === "string" ? Buffer.from(body, "latin1") : new Uint8Array(body)]),
+        headers: type === undefined ? {} : { "content-type": type },
+      });
+      assert.deepEqual(refusal(reply), [400, "BAD_REQUEST"], `${name}: ${reply.status} ${reply.text}`);
+      assert.equal(reply.body.success, false, name);
+    }
+
+    // Too big, announced or streamed without a length: 413 before the body is parsed.
+    assert.equal(await sendLarge(path, multipart, 2 * 1024 * 1024 + 64 * 1024 + 1, true), 413, "announced");
+    assert.equal(await sendLarge(path, multipart, 8 * 1024 * 1024, false), 413, "streamed");
+    // Request headers beyond Node's limit (16 KiB) are refused by the HTTP server itself.
+    const padded = await admin.request("POST", path, {
+      raw: valid,
+      headers: { "content-type": multipart, "x-pad": "p".repeat(20_000) },
+    });
+    assert.equal(padded.status, 431);
+
+    // A body cut off on the wire: the client announces more than it sends, then closes its side or resets.
+    const requestLog = () => portal.logs().filter((line) => line.includes(path) && line.includes('"msg":"request'));
+    const logged = requestLog().length;
+    for (const hangUp of ["end", "destroy"] as const) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(new URL(portal.url).port), "127.0.0.1", () => {
+          const head =
+            `POST ${path} HTTP/1.1\r\nHost: ${new URL(portal.url).host}\r\nOrigin: ${portal.url}\r\n` +
+            `Cookie: portal_session=${admin.cookie}\r\nContent-Type: ${multipart}\r\nContent-Length: 100000\r\n\r\n`;
+          if (hangUp === "end") socket.end(head + valid.slice(0, 200));
+          else socket.write(head + valid.slice(0, 200), () => setTimeout(() => socket.destroy(), 100));
+        });
+        socket.on("error", reject).on("close", () => resolve());
+        socket.resume();
+      });
+    }
+    await until("the cut-off uploads in the request log", () => requestLog().length >= logged + 2);
+    assert.deepEqual(
+      requestLog()
+        .slice(logged)
+        .map((line) => JSON.parse(line).status),
+      [400, 400],
+      "the cut-off uploads end as 400s, not as unhandled errors",
+    );
+
+    assert.deepEqual(await state(), before, "no file, no asset record, no audit entry");
+    assert.equal(portal.logs().filter((line) => line.includes("unhandled error")).length, 0, "no 500 was logged");
+    const still = await upload(profile.id, "hero", png(), "after.png");
+    assert.equal(still.status, 201, "the portal still takes a well-formed upload");
   });
 
   it("falls back to the default branding when the active profile is deleted", async () => {

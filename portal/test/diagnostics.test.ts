@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { freePort } from "../../lib/testing/processes.ts";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
 import { addServer, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+import { startRecordingServer } from "./support/recording-server.ts";
 
 const BOOLEANS = [
   "homeserverReachable",
@@ -119,15 +122,49 @@ describe("homeserver diagnostics", () => {
     assert.ok(refused.errors.some((e: string) => /refused the stored admin token \(M_UNKNOWN_TOKEN\)/.test(e)));
   });
 
-  it("reports an unreachable homeserver with every check false", async () => {
-    const port = await freePort();
+  it("answers alike for a closed port, a silent one, a TLS failure and a web server that is no homeserver", async () => {
     const hs = await startSimulator();
     simulators.push(hs);
-    const server = await addServer(admin, hs, { fields: { internalUrl: `http://127.0.0.1:${port}` } });
-    const reply = await admin.get(`/api/admin/diagnostics?serverId=${server.id}`);
-    const diagnostics = reply.body.diagnostics;
-    for (const key of BOOLEANS) assert.equal(diagnostics[key], false, key);
-    assert.match(diagnostics.errors[0], /cannot be reached \(ECONNREFUSED\)/);
+    const web = await startRecordingServer();
+    // Accepts connections and never answers: a filtered or hung service.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const targets = {
+        refused: `http://127.0.0.1:${await freePort()}`,
+        silent: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        tls: `https://${new URL(web.url).host}`,
+        web: web.url,
+      };
+      const results = await Promise.all(
+        Object.entries(targets).map(async ([kind, internalUrl]) => {
+          const server = await addServer(admin, hs, { fields: { internalUrl } });
+          const started = Date.now();
+          const reply = await admin.get(`/api/admin/diagnostics?serverId=${server.id}`);
+          const { checkedAt, errors, ...rest } = reply.body.diagnostics;
+          return { kind, internalUrl, ms: Date.now() - started, rest, errors: errors as string[] };
+        }),
+      );
+      for (const result of results) {
+        for (const key of BOOLEANS) assert.equal(result.rest[key], false, `${result.kind} ${key}`);
+        assert.deepEqual(result.errors, [
+          `Could not reach a Matrix homeserver at ${result.internalUrl}: check the URL, the network and that the homeserver runs (the cause is in the portal log)`,
+        ]);
+        assert.deepEqual(result.rest, results[0]?.rest, result.kind);
+        assert.ok(result.ms >= 4_900, `${result.kind} answered after ${result.ms} ms: the time must not tell either`);
+      }
+      const logged = portal.logs().filter((line) => line.includes("no Matrix homeserver answered"));
+      for (const cause of ["ECONNREFUSED", "timed out", "HTTP 404"]) {
+        assert.ok(
+          logged.some((line) => line.includes(cause)),
+          `the cause ${cause} is in the log`,
+        );
+      }
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+      await web.close();
+    }
   });
 
   it("needs a known serverId", async () => {

@@ -117,6 +117,19 @@ describe("public registration", () => {
     assert.equal(userIds().includes("@dave:reg.test"), false);
   });
 
+  it("refuses tokens that are no plain path segment before any homeserver call (validate-token and sign-up)", async () => {
+    const before = hs.requests().length;
+    for (const token of [".", "..", "%2e%2e", "a/b", "../registration_tokens", "a?b", "a#b", "..%2f"]) {
+      const check = await visitor().post("/api/register/validate-token", { token, serverId });
+      assert.equal(check.status, 200, token);
+      assert.deepEqual(check.body, { valid: false }, token);
+      const reply = await visitor().post("/api/register", signUp("mallory", token));
+      assert.equal(reply.status, 403, token);
+      assert.equal(reply.body.errorCode, "M_UNAUTHORIZED");
+    }
+    assert.equal(hs.requests().length, before, "no call at all, so none with the admin token");
+  });
+
   it("refuses a token disabled through the portal although Synapse would accept uses_allowed 0", async () => {
     await createToken({ token: "switched-off", uses_allowed: 5 });
     await admin.patch(`/api/admin/tokens/switched-off?serverId=${serverId}`);

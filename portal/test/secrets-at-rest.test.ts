@@ -142,6 +142,7 @@ describe("bot and integration secrets at rest", () => {
       "WAL mode",
     );
     assert.ok(db.includes("integration_secrets") && db.includes("v1:"), "the scan sees sealed values");
+    for (const file of dbFiles) assert.equal(statSync(file).mode & 0o777, 0o600, `${file} must be 0600 like secret.key`);
     for (const secret of secrets) assert.equal(db.includes(secret), false, `the database holds ${secret.slice(0, 8)}… in clear`);
 
     // Generated files: secrets only where they must be, and there 0600.

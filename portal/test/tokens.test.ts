@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
-import type { PortalClient } from "./support/portal-client.ts";
+import type { PortalClient, Reply } from "./support/portal-client.ts";
 import {
   addServer,
   startPortalWithHomeserver,
@@ -23,6 +24,25 @@ describe("registration tokens", () => {
     path = (suffix = "") => `/api/admin/tokens${suffix}?serverId=${serverId}`;
   });
   after(() => stopPortalWithHomeserver(portal, hs));
+
+  /** An admin request whose path is sent byte for byte, without the URL normalisation fetch applies. */
+  function rawRequest(method: string, rawPath: string, body?: unknown): Promise<Pick<Reply, "status" | "body" | "text">> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = { cookie: `portal_session=${admin.cookie}`, origin: portal.url };
+    if (payload !== undefined) headers["content-type"] = "application/json";
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(portal.url, { method, path: rawPath, headers }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || "{}"), text }));
+      });
+      req.on("error", reject);
+      req.end(payload);
+    });
+  }
 
   const homeserverToken = (token: string) => hs.tokens().find((t) => t.token === token);
   const lastAudit = async () => (await admin.get(`/api/admin/audit?serverId=${serverId}&limit=1`)).body.logs[0];
@@ -110,6 +130,25 @@ describe("registration tokens", () => {
     assert.match(duplicate.body.error, /already exists/);
     assert.equal((await admin.post("/api/admin/tokens", {})).status, 400, "serverId is required");
     assert.equal((await admin.post("/api/admin/tokens?serverId=nope", {})).status, 404);
+  });
+
+  it("refuses dot tokens in paths and bodies with 400, making no homeserver call (issue 16 item 6)", async () => {
+    const before = hs.requests().length;
+    for (const token of ["%2e", "%2E%2e", ".", ".."]) {
+      for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
+        // Sent as written (fetch would resolve the dots first), as `curl --path-as-is` does. The portal's URL
+        // parsing resolves them before routing, so this is another route's 4xx; what matters is that nothing is called.
+        const reply = await rawRequest(method, path(`/${token}`), method === "PUT" ? { label: "x" } : undefined);
+        assert.ok(reply.status >= 400 && reply.status < 500, `${method} ${token}: ${reply.text}`);
+        assert.equal(reply.body.success, false);
+      }
+    }
+    for (const token of [".", ".."]) {
+      const created = await admin.post(path(), { token });
+      assert.equal(created.status, 400, "Synapse would create it, and it could never be read, changed or deleted");
+      assert.match(created.body.error, /"\." or "\.\."/);
+    }
+    assert.equal(hs.requests().length, before, "nothing reached the homeserver");
   });
 
   it("lists the homeserver's tokens merged with local label and note, and reads one", async () => {

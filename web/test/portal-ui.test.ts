@@ -286,6 +286,41 @@ describe("portal UI: sign-up page and admin console (real portal, simulated home
     await shot(admin, "admin-server-form-error-desktop");
   });
 
+  it("asks for the admin token when an edit moves the internal URL to another host, and moves with it", async () => {
+    const hs = world.homeserver;
+    const created = await world.admin.post("/api/admin/servers", {
+      name: "Movable",
+      slug: "movable",
+      serverName: hs.serverName,
+      internalUrl: hs.url,
+      publicUrl: "https://matrix.movable.test",
+      adminToken: hs.adminToken,
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = created.body.server.id as string;
+    try {
+      await adminGo(admin, `/servers/${id}/edit`);
+      const tokenField = admin.getByLabel("Admin access token for the new URL");
+      assert.equal(await tokenField.count(), 0, "no token field while the URL stays on its host");
+      // The same simulator under another name: another origin for the portal, so the stored token must not follow.
+      const moved = `http://localhost:${new URL(hs.url).port}`;
+      await admin.getByLabel("Internal URL").fill(moved);
+      await tokenField.waitFor();
+      await admin.getByRole("button", { name: "Save" }).click();
+      await admin.locator(".field-error", { hasText: "Required" }).waitFor();
+      assert.equal((await world.admin.get(`/api/admin/servers/${id}`)).body.server.internalUrl, hs.url, "nothing saved");
+
+      await tokenField.fill(hs.adminToken);
+      await admin.getByRole("button", { name: "Save" }).click();
+      await admin.getByRole("heading", { name: "Movable" }).waitFor();
+      assert.equal((await world.admin.get(`/api/admin/servers/${id}`)).body.server.internalUrl, moved);
+      assert.equal((await world.admin.get(`/api/admin/tokens?serverId=${id}`)).status, 200, "the token moved along");
+    } finally {
+      await world.admin.put(`/api/admin/servers/${id}`, { internalUrl: hs.url, adminToken: hs.adminToken });
+      await world.admin.delete(`/api/admin/servers/${id}`);
+    }
+  });
+
   it("creates a bot from a template, installs an integration and filters the audit log", async () => {
     await adminGo(admin, "/bots");
     await admin.getByRole("button", { name: "Create a bot from Welcome bot" }).click();

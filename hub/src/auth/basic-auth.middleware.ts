@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { HttpError } from "../../../lib/http-error.ts";
 import type { BasicAuth } from "./basic-auth.ts";
 import { BASIC_CHALLENGE } from "./basic-header.ts";
+import { clientKey } from "./client-key.ts";
 
 export interface BasicAuthMiddlewareOptions {
   /**
@@ -19,13 +20,14 @@ export function authenticationRequired(): HttpError {
 /**
  * Guards every request behind it (REST, SSE, WebSocket upgrades, the UI) with HTTP Basic authentication while
  * `auth` has credentials; lets everything through when it has none. The credentials are read per request, so
- * setting or removing them on the settings page takes effect at once. The header is never logged.
+ * setting or removing them on the settings page takes effect at once. The header is never logged. A client
+ * in login backoff gets 429 with `Retry-After` (BasicAuth.check).
  */
 export function basicAuth(auth: BasicAuth, options: BasicAuthMiddlewareOptions = {}): MiddlewareHandler {
   const publicPaths = new Set(options.publicPaths ?? []);
   return async (c, next) => {
     if (!auth.enabled || publicPaths.has(c.req.path)) return next();
-    if (!(await auth.check(c.req.header("Authorization")))) throw authenticationRequired();
+    if (!(await auth.check(c.req.header("Authorization"), clientKey(c, auth.ingressProxy)))) throw authenticationRequired();
     await next();
   };
 }

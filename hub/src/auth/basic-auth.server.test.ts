@@ -15,6 +15,7 @@ import { logsRoutes } from "../logs/logs.routes.ts";
 import { basicAuth } from "./basic-auth.middleware.ts";
 import { BasicAuth } from "./basic-auth.ts";
 import { BASIC_CHALLENGE, basicAuthorization } from "./basic-header.ts";
+import { EnvCredentials } from "./env-credentials.ts";
 
 /** Opens a WebSocket and resolves with the HTTP status of the handshake (101 when it opened). */
 function handshake(url: string, headers: Record<string, string> = {}): Promise<{ status: number; challenge?: string }> {
@@ -43,7 +44,7 @@ describe("HTTP Basic authentication on a real server (SSE and WebSocket upgrades
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "hub-auth-server-"));
-    const auth = await BasicAuth.load({ dataDir, env: { username: "admin", password: "env-Passw0rd!" }, log });
+    const auth = await BasicAuth.load({ dataDir, env: new EnvCredentials("admin", "env-Passw0rd!"), log });
     const app = new Hono();
     app.onError(hubErrorHandler(log));
     app.use(basicAuth(auth, { publicPaths: ["/api/health/live"] }));

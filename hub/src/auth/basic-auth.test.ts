@@ -11,8 +11,10 @@ import { authSettingsRoutes } from "./auth-settings.routes.ts";
 import { basicAuth } from "./basic-auth.middleware.ts";
 import { BasicAuth, type BasicAuthOptions } from "./basic-auth.ts";
 import { BASIC_CHALLENGE, basicAuthorization } from "./basic-header.ts";
+import { EnvCredentials } from "./env-credentials.ts";
 
 const ENV = { username: "admin", password: "env-Passw0rd!" };
+const envCredentials = () => new EnvCredentials(ENV.username, ENV.password);
 const SETTINGS = { username: "owner", password: "settings-pässword-42" };
 /** Everything written by every logger in this file, checked for leaked secrets at the end. */
 const memory = memoryLogger("debug");
@@ -68,7 +70,7 @@ describe("HTTP Basic authentication", () => {
   });
 
   it("with environment credentials, refuses missing, wrong and malformed headers", async () => {
-    const { app } = await hubApp({ dataDir: join(dataDir, "env"), env: ENV });
+    const { app } = await hubApp({ dataDir: join(dataDir, "env"), env: envCredentials() });
     const refused: [string, Record<string, string>][] = [
       ["no header", {}],
       ["wrong user", { Authorization: basicAuthorization("root", ENV.password) }],
@@ -138,7 +140,7 @@ describe("HTTP Basic authentication", () => {
     const { app: settingsApp } = await hubApp({ dataDir: dir });
     assert.equal((await settingsApp.request("/api/settings/auth", put(SETTINGS))).status, 200);
 
-    const { app } = await hubApp({ dataDir: dir, env: ENV });
+    const { app } = await hubApp({ dataDir: dir, env: envCredentials() });
     const good = { Authorization: basicAuthorization(ENV.username, ENV.password) };
     assert.deepEqual(await (await app.request("/api/settings/auth", { headers: good })).json(), {
       enabled: true,

@@ -1,11 +1,14 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
-import { badRequest } from "../../../lib/http-error.ts";
+import { badRequest, HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { describeIssues } from "../../../lib/validate.ts";
 import { readJsonFile, SerialWriter, writeFileAtomic } from "../storage/atomic-file.ts";
 import { parseBasicAuthorization } from "./basic-header.ts";
+import type { EnvCredentials } from "./env-credentials.ts";
+import { KdfGate } from "./kdf-gate.ts";
+import { LoginBrake } from "./login-brake.ts";
 import {
   DEFAULT_SCRYPT,
   digest,
@@ -30,8 +33,10 @@ export interface BasicAuthOptions {
   /** The settings-page credentials live in `<dataDir>/auth.json`. */
   dataDir: string;
   /** HUB_AUTH_USERNAME / HUB_AUTH_PASSWORD; they win over the settings file. */
-  env?: { username: string; password: string } | undefined;
+  env?: EnvCredentials | undefined;
   log: Logger;
+  /** The ingress proxy whose `X-Remote-User-Id` tells users apart (client-key.ts); the add-on only. */
+  ingressProxy?: string | undefined;
   /** How long an accepted `Authorization` header is trusted without running the KDF again (60 s). */
   cacheTtlMs?: number;
   scrypt?: ScryptParams;
@@ -46,20 +51,30 @@ const AuthFileSchema = v.object({
 });
 type AuthFile = v.InferOutput<typeof AuthFileSchema>;
 
-type Credentials =
-  | { source: "env"; username: string; usernameDigest: Buffer; passwordDigest: Buffer }
-  | { source: "settings"; username: string; usernameDigest: Buffer; passwordHash: string };
+interface Credentials {
+  source: "env" | "settings";
+  username: string;
+  usernameDigest: Buffer;
+  /** scrypt, for both sources: a guess costs the same KDF work wherever the credentials come from. */
+  passwordHash: string;
+}
 
 /**
- * HTTP Basic credentials of the hub: from the environment (kept only as SHA-256 digests) or from the settings
- * page (an scrypt hash in `auth.json`, written atomically with mode 0600). No credentials: the API is open.
+ * HTTP Basic credentials of the hub: from the environment (hashed with scrypt at start, plaintext dropped) or from
+ * the settings page (an scrypt hash in `auth.json`, written atomically with mode 0600). No credentials: the API is
+ * open. Wrong passwords are braked per client (login-brake.ts, client-key.ts) and KDF work is scheduled per client
+ * (kdf-gate.ts), so a flood from one client neither finds the password quickly nor locks anyone else out.
  */
 export class BasicAuth {
   readonly #file: string;
   readonly #log: Logger;
   readonly #scrypt: ScryptParams;
   readonly #cache: VerificationCache;
+  readonly #brake: LoginBrake;
+  readonly #gate: KdfGate;
   readonly #writer = new SerialWriter();
+  /** See {@link BasicAuthOptions.ingressProxy}. */
+  readonly ingressProxy: string | undefined;
   #credentials: Credentials | undefined;
 
   private constructor(options: BasicAuthOptions, credentials: Credentials | undefined) {
@@ -67,6 +82,9 @@ export class BasicAuth {
     this.#log = options.log;
     this.#scrypt = options.scrypt ?? DEFAULT_SCRYPT;
     this.#cache = new VerificationCache({ ttlMs: options.cacheTtlMs ?? 60_000 });
+    this.#brake = new LoginBrake();
+    this.#gate = new KdfGate();
+    this.ingressProxy = options.ingressProxy;
     this.#credentials = credentials;
   }
 
@@ -75,8 +93,9 @@ export class BasicAuth {
     const file = join(options.dataDir, "auth.json");
     let credentials: Credentials | undefined;
     if (options.env) {
-      const { username, password } = options.env;
-      credentials = { source: "env", username, usernameDigest: digest(username), passwordDigest: digest(password) };
+      const { username } = options.env;
+      const passwordHash = await options.env.passwordHash(options.scrypt ?? DEFAULT_SCRYPT);
+      credentials = { source: "env", username, usernameDigest: digest(username), passwordHash };
     } else {
       const raw = await readJsonFile<unknown>(file);
       if (raw !== undefined) {
@@ -103,21 +122,40 @@ export class BasicAuth {
       : { enabled: false, username: null, source: "none" };
   }
 
-  /** Whether a request with this `Authorization` header may pass (always, when no credentials are set). */
-  async check(header: string | undefined): Promise<boolean> {
+  /**
+   * Whether a request with this `Authorization` header from `client` (client-key.ts) may pass; always when no
+   * credentials are set. A header verified recently is answered from the cache, even for a client in backoff (it
+   * proved the password already; no KDF work). A new header from a client in backoff is refused with 429 and a
+   * `Retry-After`, unchecked. A missing or malformed header is no guess: false, nothing counted.
+   */
+  async check(header: string | undefined, client = "local"): Promise<boolean> {
     const credentials = this.#credentials;
     if (!credentials) return true;
     const given = parseBasicAuthorization(header);
     if (!given || header === undefined) return false;
-    return this.#cache.check(digest(header).toString("hex"), async () => {
-      // Both parts are always checked, so the time taken does not tell whether the username was right.
-      const usernameOk = safeEqual(given.username, credentials.usernameDigest);
-      const passwordOk =
-        credentials.source === "env"
-          ? safeEqual(given.password, credentials.passwordDigest)
-          : await verifyPassword(given.password, credentials.passwordHash);
-      return usernameOk && passwordOk;
-    });
+    const key = digest(header).toString("hex");
+    const known = this.#cache.verdict(key);
+    if (known !== undefined) return known;
+    this.#refuseWhileBraked(client);
+    return this.#cache.check(key, () =>
+      this.#gate.run(client, async () => {
+        // Checked again at this client's turn: the guesses queued before it may have started a backoff.
+        this.#refuseWhileBraked(client);
+        // Both parts are always checked, so the time taken does not tell whether the username was right.
+        const usernameOk = safeEqual(given.username, credentials.usernameDigest);
+        const passwordOk = await verifyPassword(given.password, credentials.passwordHash);
+        if (usernameOk && passwordOk) return true;
+        const delayMs = this.#brake.recordFailure(client);
+        if (delayMs !== undefined) {
+          const seconds = Math.ceil(delayMs / 1000);
+          this.#log.warn(
+            { client, retryAfterSeconds: seconds },
+            `wrong credentials from ${client}: new attempts refused for ${seconds} s`,
+          );
+        }
+        return false;
+      }),
+    );
   }
 
   /** Sets the settings-page credentials (refused when the environment manages them). */
@@ -145,6 +183,15 @@ export class BasicAuth {
       this.#cache.clear();
       if (had) this.#log.warn("HTTP Basic authentication credentials removed on the settings page: the API is open");
       return this.status;
+    });
+  }
+
+  #refuseWhileBraked(client: string): void {
+    const waitMs = this.#brake.retryAfterMs(client);
+    if (waitMs === undefined) return;
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new HttpError(429, `Too many wrong credentials from this client; try again in ${seconds} s`, undefined, {
+      "Retry-After": String(seconds),
     });
   }
 

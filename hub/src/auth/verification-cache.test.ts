@@ -5,7 +5,7 @@ import { hashPassword, isPasswordHash, verifyPassword } from "./password-hash.ts
 import { VerificationCache } from "./verification-cache.ts";
 
 describe("verification cache", () => {
-  it("runs the verification once per key while accepted, and again after the TTL", async () => {
+  it("runs the verification once per key while accepted, and again after the TTL without use", async () => {
     let now = 1_000;
     const cache = new VerificationCache({ ttlMs: 60_000, now: () => now });
     let runs = 0;
@@ -16,6 +16,12 @@ describe("verification cache", () => {
     assert.equal(await cache.check("k", verify), true);
     assert.equal(await cache.check("k", verify), true);
     assert.equal(runs, 1);
+    // Each use extends the trust: a header in use is never sent back to the KDF.
+    now += 50_000;
+    assert.equal(await cache.check("k", verify), true);
+    now += 50_000;
+    assert.equal(await cache.check("k", verify), true);
+    assert.equal(runs, 1);
     now += 60_001;
     assert.equal(await cache.check("k", verify), true);
     assert.equal(runs, 2);
@@ -24,8 +30,9 @@ describe("verification cache", () => {
     assert.equal(runs, 3);
   });
 
-  it("never caches a rejection, and shares one running verification among concurrent requests", async () => {
-    const cache = new VerificationCache({ ttlMs: 60_000 });
+  it("remembers a rejection until it expires or credentials change, and shares one running verification", async () => {
+    let now = 1_000;
+    const cache = new VerificationCache({ ttlMs: 60_000, rejectTtlMs: 600_000, now: () => now });
     let runs = 0;
     const reject = async () => {
       runs++;
@@ -33,6 +40,13 @@ describe("verification cache", () => {
     };
     assert.equal(await cache.check("bad", reject), false);
     assert.equal(await cache.check("bad", reject), false);
+    assert.equal(cache.verdict("bad"), false);
+    assert.equal(runs, 1, "a header already found wrong costs no second KDF run");
+    now += 600_001;
+    assert.equal(cache.verdict("bad"), undefined);
+    assert.equal(await cache.check("bad", reject), false);
+    cache.clear();
+    assert.equal(cache.verdict("bad"), undefined, "new credentials: every header is checked again");
     assert.equal(runs, 2);
 
     let release!: (value: boolean) => void;

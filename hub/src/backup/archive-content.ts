@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { badRequest } from "../../../lib/http-error.ts";
 import { describeIssues } from "../../../lib/validate.ts";
 import { CreateBridgeSchema } from "../bridges/bridge-config.ts";
-import { BRIDGE_ID, BRIDGES_FILE, CONFIG_FILES } from "./backup-layout.ts";
+import { checkPackageFile, type InstalledPackage } from "../plugins/package-record.ts";
+import { BRIDGE_ID, BRIDGES_FILE, CONFIG_FILES, PLUGIN_PACKAGES_FILE } from "./backup-layout.ts";
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupManifest, ManifestSchema } from "./backup-manifest.ts";
 
 /**
@@ -27,7 +28,30 @@ const BridgesFileSchema = v.object({
 });
 const VersionedFileSchema = v.looseObject({ version: v.literal(1, "unknown file version") });
 /** settings.json belongs to the settings service, which gives it no version field: an object is all we require. */
-const AnyObjectSchema = v.record(v.string(), v.unknown(), "must be a JSON object");
+const isObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
+const AnyObjectSchema = v.pipe(v.unknown(), v.check(isObject, "must be a JSON object"), v.record(v.string(), v.unknown()));
+/** A plugin's `state.json` (plugin-files.ts SlotRecord): it decides whether the plugin runs after the restart. */
+const PluginStateSchema = v.pipe(
+  v.unknown(),
+  v.check(isObject, "must be a JSON object"),
+  v.looseObject({
+    enabled: v.optional(v.boolean()),
+    autoDisabled: v.optional(v.boolean()),
+    failures: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    lastError: v.optional(v.nullable(v.string())),
+  }),
+);
+const PLUGIN_FILE = /^plugins\/([^/]+)\/([^/]+)\/(state|config|storage)\.json$/;
+
+/** What the hub reads from a verified archive besides the bytes of its files. */
+export interface ArchiveContent {
+  /** The bridges of the backup's `bridges.json` (none when it has no such file). */
+  bridges: StoredBridge[];
+  /** The records of the backup's `plugin-packages.json`, each one through the record check of an install. */
+  packages: InstalledPackage[];
+  /** Every `plugins/<bridgeId>/<folder>/state.json`, with its `enabled`. */
+  pluginStates: { bridgeId: string; folder: string; enabled: boolean | undefined }[];
+}
 
 /** Parses `manifest.json`: not JSON, another format or another version each get their own message. */
 export function checkManifest(data: Buffer): BackupManifest {
@@ -45,18 +69,36 @@ export function checkManifest(data: Buffer): BackupManifest {
 }
 
 /**
- * Checks what the hub will load from a restored file: configuration files and endpoint identities must be JSON
- * of a known version, and `bridges.json` valid bridges (returned). Matter storage and plugin files are the
- * business of their owners; their sha256 has been checked.
+ * Checks what the hub will load from a restored file and notes what the preview reports: configuration files and
+ * endpoint identities must be JSON of a known version, `bridges.json` valid bridges, `plugin-packages.json` records
+ * that pass the install API's record check (package-record.ts: a restored record is untrusted input that names
+ * folders, npm arguments and code to run), and a plugin's state, configuration and storage JSON objects. Matter
+ * storage is the business of matter.js; its sha256 has been checked.
  */
-export function checkContent(path: string, data: Buffer): StoredBridge[] | undefined {
+export function checkContent(path: string, data: Buffer, into: ArchiveContent, reservedPluginNames: readonly string[]): void {
+  const plugin = PLUGIN_FILE.exec(path);
+  if (plugin) {
+    const [, bridgeId = "", folder = "", file] = plugin;
+    const schema = file === "state" ? PluginStateSchema : AnyObjectSchema;
+    const result = v.safeParse(schema, parseJson(path, data));
+    if (!result.success) throw invalidContent(`${path}: ${describeIssues(result.issues)}`);
+    if (file === "state") into.pluginStates.push({ bridgeId, folder, enabled: (result.output as { enabled?: boolean }).enabled });
+    return;
+  }
   const isConfig = (CONFIG_FILES as readonly string[]).includes(path) || path.startsWith("identities/");
-  if (!isConfig) return undefined;
+  if (!isConfig) return;
   const document = parseJson(path, data);
   const schema = path === BRIDGES_FILE ? BridgesFileSchema : path === "settings.json" ? AnyObjectSchema : VersionedFileSchema;
   const result = v.safeParse(schema, document);
   if (!result.success) throw invalidContent(`${path}: ${describeIssues(result.issues)}`);
-  return path === BRIDGES_FILE ? (result.output as v.InferOutput<typeof BridgesFileSchema>).bridges : undefined;
+  if (path === BRIDGES_FILE) into.bridges = (result.output as v.InferOutput<typeof BridgesFileSchema>).bridges;
+  if (path === PLUGIN_PACKAGES_FILE) {
+    const check = checkPackageFile(document, reservedPluginNames);
+    if (check.problem) throw invalidContent(`${path}: ${check.problem}`);
+    const refused = check.refused.map(({ name, reason }) => `${JSON.stringify(name)}: ${reason}`);
+    if (refused.length > 0) throw invalidContent(`${path}: refused package records: ${refused.slice(0, 5).join("; ")}`);
+    into.packages = check.records;
+  }
 }
 
 function parseJson(path: string, data: Buffer): unknown {

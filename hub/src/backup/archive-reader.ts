@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import yauzl from "yauzl";
 import { badRequest, HttpError } from "../../../lib/http-error.ts";
-import { checkContent, checkManifest, type StoredBridge } from "./archive-content.ts";
+import { type ArchiveContent, checkContent, checkManifest } from "./archive-content.ts";
 import { classify, type EntryKind, MANIFEST_PATH, unsafePathReason } from "./backup-layout.ts";
-import type { BackupLimits, BackupManifest } from "./backup-manifest.ts";
+import { type BackupLimits, type BackupManifest, includesLockPins } from "./backup-manifest.ts";
 
 export interface ArchiveEntry {
   path: string;
@@ -12,15 +12,22 @@ export interface ArchiveEntry {
   bridgeId?: string;
 }
 
-export interface VerifiedArchive {
+export interface VerifiedArchive extends ArchiveContent {
   manifest: BackupManifest;
   entries: ArchiveEntry[];
-  /** The bridges of the backup's `bridges.json` (none when it has no such file). */
-  bridges: StoredBridge[];
+  /** Whether the backup holds the lock PINs (backup-manifest.ts {@link includesLockPins}). */
+  includesLockPins: boolean;
 }
 
 /** Receives each verified entry (after its size and sha256 were checked), one at a time. */
 export type EntrySink = (entry: ArchiveEntry, data: Buffer) => Promise<void>;
+
+export interface ReadOptions {
+  limits: BackupLimits;
+  /** Built-in plugin names: no package record of the backup may take one. */
+  reservedPluginNames?: readonly string[];
+  sink?: EntrySink;
+}
 
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
@@ -34,7 +41,8 @@ const DOS_DIRECTORY = 0x10;
  * manifest (format, version), then every entry, counting bytes while inflating (an entry that inflates beyond
  * its declared size is cut off at once: zip bombs never reach memory) and comparing its sha256 with the manifest.
  */
-export async function readBackupArchive(zip: Buffer, limits: BackupLimits, sink?: EntrySink): Promise<VerifiedArchive> {
+export async function readBackupArchive(zip: Buffer, options: ReadOptions): Promise<VerifiedArchive> {
+  const { limits, sink } = options;
   if (zip.length > limits.maxArchiveBytes) throw invalid(`the archive is larger than ${mb(limits.maxArchiveBytes)}`);
   let zipfile: yauzl.ZipFile;
   try {
@@ -49,6 +57,7 @@ export async function readBackupArchive(zip: Buffer, limits: BackupLimits, sink?
     if (!manifestEntry) throw invalid("no manifest.json: not a Matter Hub backup");
     const manifest = checkManifest(await inflate(zipfile, manifestEntry.entry, limits));
     const entries = listed.filter((item) => item !== manifestEntry).map((item) => item.archiveEntry);
+    const withPins = includesLockPins(manifest);
     const expected = new Map(manifest.files.map((file) => [file.path, file]));
     if (expected.size !== manifest.files.length) throw invalid("the manifest lists a file twice");
     for (const entry of entries) {
@@ -58,24 +67,24 @@ export async function readBackupArchive(zip: Buffer, limits: BackupLimits, sink?
       if (entry.kind === "identity" && !manifest.includesIdentity) {
         throw invalid(`${entry.path}: Matter identity file in a backup that declares none`);
       }
+      if (entry.kind === "lock-pins" && !withPins) throw invalid(`${entry.path}: lock PINs in a backup that declares none`);
     }
     if (entries.length !== expected.size) throw invalid("files listed in the manifest are missing from the archive");
 
-    let bridges: StoredBridge[] = [];
+    const content: ArchiveContent = { bridges: [], packages: [], pluginStates: [] };
     for (const { entry, archiveEntry } of listed) {
       if (archiveEntry.path === MANIFEST_PATH) continue;
       const data = await inflate(zipfile, entry, limits);
       if (createHash("sha256").update(data).digest("hex") !== expected.get(archiveEntry.path)?.sha256) {
         throw invalid(`${archiveEntry.path}: sha256 does not match the manifest (corrupt or altered)`);
       }
-      const parsed = checkContent(archiveEntry.path, data);
-      if (parsed) bridges = parsed;
+      checkContent(archiveEntry.path, data, content, options.reservedPluginNames ?? []);
       await sink?.(archiveEntry, data);
     }
-    const ids = new Set(bridges.map((bridge) => bridge.id));
+    const ids = new Set(content.bridges.map((bridge) => bridge.id));
     const orphan = entries.find((entry) => entry.bridgeId !== undefined && !ids.has(entry.bridgeId));
     if (orphan) throw invalid(`${orphan.path} belongs to no bridge of the backup's bridges.json`);
-    return { manifest, entries, bridges };
+    return { manifest, entries, includesLockPins: withPins, ...content };
   } finally {
     zipfile.close();
   }

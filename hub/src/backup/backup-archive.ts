@@ -8,7 +8,7 @@ import { HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { MANIFEST_PATH } from "./backup-layout.ts";
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupLimits, type BackupManifest } from "./backup-manifest.ts";
-import { listDataFiles, sameStamp } from "./data-files.ts";
+import { listDataFiles, type MaterialOptions, sameStamp } from "./data-files.ts";
 
 export interface SnapshotFile {
   path: string;
@@ -31,12 +31,12 @@ const ATTEMPTS = 5;
  */
 export async function takeSnapshot(
   dataDir: string,
-  includeIdentity: boolean,
+  material: MaterialOptions,
   limits: BackupLimits,
   log: Logger,
 ): Promise<SnapshotFile[]> {
   for (let attempt = 1; ; attempt++) {
-    const before = await listDataFiles(dataDir, { includeIdentity });
+    const before = await listDataFiles(dataDir, material);
     const files: SnapshotFile[] = [];
     let stable = true;
     let total = 0;
@@ -56,7 +56,7 @@ export async function takeSnapshot(
       }
       files.push({ path: file.path, data, sha256: createHash("sha256").update(data).digest("hex") });
     }
-    const after = await listDataFiles(dataDir, { includeIdentity });
+    const after = await listDataFiles(dataDir, material);
     stable &&=
       after.length === before.length &&
       after.every((file, i) => file.path === before[i]?.path && sameStamp(file.stamp, before[i]?.stamp));
@@ -73,7 +73,7 @@ export async function takeSnapshot(
 export function manifestFor(
   files: SnapshotFile[],
   appVersion: string,
-  includesIdentity: boolean,
+  material: MaterialOptions,
   createdAt: Date,
 ): BackupManifest {
   return {
@@ -81,7 +81,8 @@ export function manifestFor(
     formatVersion: BACKUP_FORMAT_VERSION,
     appVersion,
     createdAt: createdAt.toISOString(),
-    includesIdentity,
+    includesIdentity: material.includeIdentity,
+    includesLockPins: material.includeLockPins,
     files: files.map(({ path, data, sha256 }) => ({ path, size: data.length, sha256 })),
   };
 }

@@ -2,12 +2,16 @@
  * What a backup may contain, as paths relative to the data dir (the same paths inside the ZIP). One allow-list
  * decides both what a backup takes and what a restore accepts; everything else is refused on restore.
  *
- *   bridges.json, entity-mappings.json, lock-credentials.json, settings.json      configuration (when present)
+ *   bridges.json, entity-mappings.json, settings.json                             configuration (when present)
  *   plugin-packages.json                                                           installed plugin packages and
  *                                                                                  their sources (reinstalled at start)
+ *   lock-credentials.json                                                          lock PIN hashes (optional)
  *   plugins/<bridgeId>/<plugin>/…                                                  plugin configuration
  *   matter/<bridgeId>/…, matter/<bridgeId>.controllers.json, identities/<bridgeId>.json
  *                                                                                  Matter identity (optional)
+ *
+ * Lock PIN hashes only on request: a 4-digit PIN falls to a brute force of its hash in minutes, so a backup file
+ * that travels must not carry them by default (docs/backup.md "Lock PINs").
  *
  * Endpoint identities go with the Matter identity: they name endpoints whose numbers live in the matter.js
  * storage, and one without the other could put a device on another device's endpoint number.
@@ -26,6 +30,8 @@ export const CONFIG_FILES = [
   "plugin-packages.json",
 ] as const;
 export const BRIDGES_FILE = "bridges.json";
+export const LOCK_PINS_FILE = "lock-credentials.json";
+export const PLUGIN_PACKAGES_FILE = "plugin-packages.json";
 
 /** Same rule as an imported bridge id: ids become folder and file names. */
 export const BRIDGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -35,7 +41,8 @@ const NEVER_FILES = new Set(["secrets.json", "matter.lock", "matter.pid"]);
 const NEVER_SEGMENTS = new Set(["node_modules"]);
 const MAX_DEPTH_BELOW_BRIDGE = 6;
 
-export type EntryKind = "config" | "identity";
+/** `config` always travels; `identity` and `lock-pins` only when asked for (includeIdentity, includeLockPins). */
+export type EntryKind = "config" | "identity" | "lock-pins";
 
 export interface Classified {
   kind: EntryKind;
@@ -48,6 +55,7 @@ export function classify(path: string): Classified | undefined {
   const parts = path.split("/");
   if (parts.some((part) => !SEGMENT.test(part))) return undefined;
   const [top, second, ...rest] = parts;
+  if (path === LOCK_PINS_FILE) return { kind: "lock-pins" };
   if (parts.length === 1) return (CONFIG_FILES as readonly string[]).includes(path) ? { kind: "config" } : undefined;
   if (top === "identities" && parts.length === 2 && second?.endsWith(".json")) {
     const bridgeId = second.slice(0, -".json".length);

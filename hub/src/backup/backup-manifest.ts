@@ -34,6 +34,8 @@ export interface BackupManifest {
   appVersion: string;
   createdAt: string;
   includesIdentity: boolean;
+  /** Whether `lock-credentials.json` was asked for; absent in backups of older hubs (then: whether it is there). */
+  includesLockPins?: boolean | undefined;
   files: ManifestFile[];
 }
 
@@ -44,6 +46,7 @@ export const ManifestSchema = v.object({
   appVersion: v.pipe(v.string(), v.maxLength(64)),
   createdAt: v.pipe(v.string(), v.isoTimestamp("createdAt must be an ISO 8601 timestamp")),
   includesIdentity: v.boolean(),
+  includesLockPins: v.optional(v.boolean()),
   files: v.array(
     v.object({
       path: v.pipe(v.string(), v.maxLength(1024)),
@@ -57,4 +60,9 @@ export const ManifestSchema = v.object({
 export function backupFileName(createdAt: Date): string {
   const stamp = createdAt.toISOString().replace(/\..*$/, "").replace("T", "-").replace(/:/g, "");
   return `matter-hub-backup-${stamp}.zip`;
+}
+
+/** Whether a backup holds the lock PINs: as its manifest says, or for a backup of an older hub, whether the file is in it. */
+export function includesLockPins(manifest: BackupManifest): boolean {
+  return manifest.includesLockPins ?? manifest.files.some((file) => file.path === "lock-credentials.json");
 }

@@ -34,6 +34,7 @@ export function createBackupFeatures(
     // which the guard refuses until the restart.
     quiesce: () => ctx.bridges.stop(),
     limits: options.limits,
+    reservedPluginNames: ctx.plugins.catalog.builtins().map((builtin) => builtin.name),
   });
   const transfer = new BridgeTransfer({ bridges: ctx.bridges, mappings: ctx.mappings, appVersion: ctx.version, log });
   return {

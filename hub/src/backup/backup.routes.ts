@@ -6,6 +6,7 @@ import * as v from "valibot";
 import { badRequest, HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { parseOr400 } from "../../../lib/validate.ts";
+import { readMultipartForm } from "../http/multipart-form.ts";
 import type { BackupService, RestoreOptions } from "./backup-service.ts";
 
 export interface BackupRoutesOptions {
@@ -17,8 +18,14 @@ export interface BackupRoutesOptions {
   restartDelayMs?: number;
 }
 
-const RestoreOptionsSchema = v.object({ includeIdentity: v.optional(v.boolean()) });
+const RestoreOptionsSchema = v.strictObject({
+  includeIdentity: v.optional(v.boolean()),
+  includeLockPins: v.optional(v.boolean()),
+  allowLocalPlugins: v.optional(v.boolean()),
+});
 const MULTIPART_OVERHEAD = 1024 * 1024;
+/** `file` and `options`, with room for a client's extra fields. */
+const UPLOAD_FORM_LIMITS = { maxParts: 8, maxHeaderBytes: 8 * 1024 };
 
 /**
  * `/api/backup`: download (ZIP), restore preview, restore (multipart `file` and `options`), restart.
@@ -34,7 +41,8 @@ export function backupRoutes(options: BackupRoutesOptions): Hono {
 
   app.get("/download", async (c) => {
     const includeIdentity = booleanQuery(c.req.query("includeIdentity"), "includeIdentity");
-    const { fileName, stream } = await service.download(includeIdentity);
+    const includeLockPins = booleanQuery(c.req.query("includeLockPins"), "includeLockPins");
+    const { fileName, stream } = await service.download({ includeIdentity, includeLockPins });
     return new Response(Readable.toWeb(stream) as ReadableStream, {
       headers: {
         "Content-Type": "application/zip",
@@ -81,14 +89,13 @@ export function restartPendingGuard(service: BackupService): MiddlewareHandler {
 }
 
 async function readUpload(c: Context, maxBytes: number): Promise<{ zip: Buffer; restoreOptions: RestoreOptions }> {
-  let body: Record<string, unknown>;
-  try {
-    body = await c.req.parseBody();
-  } catch {
+  // Bounded before parsing: a 50 MB body of a million tiny parts froze the hub for minutes (docs/http-edge.md).
+  const form = await readMultipartForm(c, UPLOAD_FORM_LIMITS);
+  const body = { file: form.get("file"), options: form.get("options") ?? undefined };
+  const file = body.file;
+  if (!(file instanceof File) || form.getAll("file").length > 1) {
     throw badRequest("Expected multipart/form-data with a field file (the backup ZIP)");
   }
-  const file = body.file;
-  if (!(file instanceof File)) throw badRequest("Expected multipart/form-data with a field file (the backup ZIP)");
   if (file.size > maxBytes) throw badRequest(`Invalid backup: the archive is larger than ${maxBytes} bytes`);
   let restoreOptions: unknown = {};
   if (typeof body.options === "string" && body.options.trim() !== "") {

@@ -16,14 +16,21 @@ export interface DataFile {
   stamp: FileStamp;
 }
 
+/** Which optional parts of the backup material to list. */
+export interface MaterialOptions {
+  includeIdentity: boolean;
+  includeLockPins: boolean;
+}
+
 /**
- * Lists the backup material present in the data dir (see backup-layout.ts): the configuration files, and with
- * `includeIdentity` the Matter identity of each bridge. Bridges are those of `bridges.json` plus `extraBridgeIds`
- * (a restore also clears what belongs to the bridges it brings). Symbolic links are never followed nor listed.
+ * Lists the backup material present in the data dir (see backup-layout.ts): the configuration files, with
+ * `includeIdentity` the Matter identity of each bridge, with `includeLockPins` the lock PIN hashes. Bridges are
+ * those of `bridges.json` plus `extraBridgeIds` (a restore also clears what belongs to the bridges it brings).
+ * Symbolic links are never followed nor listed.
  */
 export async function listDataFiles(
   dataDir: string,
-  options: { includeIdentity: boolean; extraBridgeIds?: Iterable<string> },
+  options: MaterialOptions & { extraBridgeIds?: Iterable<string> },
 ): Promise<DataFile[]> {
   const ids = new Set([...(await readBridgeIds(dataDir)), ...(options.extraBridgeIds ?? [])]);
   const candidates: string[] = [...CONFIG_FILES];
@@ -38,6 +45,7 @@ export async function listDataFiles(
   for (const path of candidates) {
     const place = classify(path);
     if (!place || (place.kind === "identity" && !options.includeIdentity)) continue;
+    if (place.kind === "lock-pins" && !options.includeLockPins) continue;
     const stamp = await stampOf(join(dataDir, path));
     if (stamp) files.push({ path, ...place, stamp });
   }

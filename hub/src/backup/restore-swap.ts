@@ -1,7 +1,16 @@
-import { lstat, mkdir, rename } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
 import type { Logger } from "../../../lib/logger.ts";
 import type { DataFile } from "./data-files.ts";
+import {
+  commitBack,
+  commitForward,
+  type RestoreJournal,
+  rollBack,
+  rollForward,
+  type SwapStepHook,
+  writeJournal,
+} from "./restore-journal.ts";
 
 /** What a restore moves: paths relative to the data dir; a unit is a file or, for a bridge's matter.js storage, a folder. */
 export interface SwapUnits {
@@ -41,35 +50,47 @@ export async function swapUnits(options: {
 }
 
 /**
- * Moves `out` from the data dir into `copyDir`, then `in` from the staging dir into the data dir, by rename
- * (same file system, each move atomic). On any failure every move done so far is undone in reverse order, so
- * the data dir is as before and the error is rethrown.
+ * Moves `out` from the data dir into the copy, then `in` from the staging folder into the data dir, each by one
+ * rename, under a journal (restore-journal.ts) so that a kill at any point is finished at the next start. On a
+ * failure every move done so far is undone (the journal says so first) and the error is rethrown; if the undo
+ * itself fails, the journal stays and the next start finishes it.
  */
 export async function swapIntoPlace(
   dataDir: string,
-  stagingDir: string,
-  copyDir: string,
-  units: SwapUnits,
+  plan: { staging: string; copy: string; units: SwapUnits; record: { restoredAt: string; backup: unknown } },
   log: Logger,
+  hook?: SwapStepHook,
 ): Promise<void> {
-  const done: { from: string; to: string }[] = [];
-  const move = async (from: string, to: string) => {
-    await mkdir(dirname(to), { recursive: true });
-    await rename(from, to);
-    done.push({ from, to });
+  const journal: RestoreJournal = {
+    version: 1,
+    direction: "forward",
+    staging: plan.staging,
+    copy: plan.copy,
+    out: plan.units.out,
+    in: plan.units.in,
+    ...plan.record,
   };
+  await writeJournal(dataDir, journal);
+  await hook?.("journal");
   try {
-    for (const unit of units.out) await move(join(dataDir, unit), join(copyDir, unit));
-    for (const unit of units.in) await move(join(stagingDir, unit), join(dataDir, unit));
+    await rollForward(dataDir, journal, hook);
   } catch (error) {
-    log.error({ err: error, moved: done.length }, "restore: moving files failed; putting everything back");
-    for (const { from, to } of done.reverse()) {
-      await rename(to, from).catch((undoError: unknown) =>
-        log.error({ err: undoError, from, to }, "restore: could not undo a move"),
-      );
+    log.error({ err: error }, "restore: moving files failed; putting everything back");
+    const back = { ...journal, direction: "back" as const };
+    await writeJournal(dataDir, back).catch((journalError: unknown) =>
+      log.error({ err: journalError }, "restore: could not record the undo in the journal"),
+    );
+    await hook?.("journal back");
+    try {
+      await rollBack(dataDir, back, hook);
+      await commitBack(dataDir, back);
+    } catch (undoError) {
+      log.error({ err: undoError }, "restore: the undo failed; it is retried at the next start");
     }
     throw error;
   }
+  await commitForward(dataDir, journal);
+  await hook?.("committed");
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -10,17 +10,27 @@ interface IdentityFile {
 }
 
 /**
- * The key an entity keeps across renames, HA restarts and registry re-creation: the integration's unique id
- * (`platform` + `unique_id`) where HA has one, else the registry entry id, else the entity id (YAML entities
- * without a unique id cannot be renamed anyway). Controllers (Alexa above all) duplicate a device whose
- * identity moves, so this is the root of endpoint stability.
+ * The key an entity keeps across renames, HA restarts and registry re-creation: the integration's unique id where HA
+ * has one, else the registry entry id, else the entity id (YAML entities without a unique id cannot be renamed
+ * anyway). Controllers (Alexa above all) duplicate a device whose identity moves, so this is the root of endpoint
+ * stability. A unique id is unique per domain and platform only (HA's registry keys on all three: the demo
+ * integration has a `button.push` and an `event.push`, both `push`), so the key carries the domain; a domain never
+ * changes with a rename.
  */
 export function identityKey(view: Pick<EntityView, "entityId" | "registry">): string {
   const registry = view.registry;
-  if (registry?.unique_id) return `u:${registry.platform}:${registry.unique_id}`;
+  if (registry?.unique_id) return `du:${domainOf(view.entityId)}:${registry.platform}:${registry.unique_id}`;
   if (registry?.id) return `r:${registry.id}`;
   return `e:${view.entityId}`;
 }
+
+/** The key unique ids were saved under before the domain was added (`u:<platform>:<unique id>`). */
+function legacyKey(view: Pick<EntityView, "registry">): string | undefined {
+  const registry = view.registry;
+  return registry?.unique_id ? `u:${registry.platform}:${registry.unique_id}` : undefined;
+}
+
+const domainOf = (entityId: string) => entityId.slice(0, entityId.indexOf("."));
 
 /**
  * Per-bridge, persisted map from entity identity to the matter.js endpoint id (matter.js keeps the endpoint
@@ -55,7 +65,7 @@ export class EndpointIdentities {
    */
   endpointIdFor(view: Pick<EntityView, "entityId" | "registry">): string {
     const key = identityKey(view);
-    const known = this.#data.endpoints[key];
+    const known = this.#data.endpoints[key] ?? this.#adoptLegacy(key, view);
     if (known) {
       if (known.entityId !== view.entityId) {
         known.entityId = view.entityId;
@@ -67,6 +77,21 @@ export class EndpointIdentities {
     this.#data.endpoints[key] = { endpointId, entityId: view.entityId };
     this.#dirty = true;
     return endpointId;
+  }
+
+  /**
+   * An endpoint saved under the old key moves to the new one, so an update keeps every endpoint a controller knows.
+   * Two entities that shared the old key (same unique id, two domains) shared one endpoint: it stays with the entity
+   * of the domain that held it last, the other gets a new one.
+   */
+  #adoptLegacy(key: string, view: Pick<EntityView, "entityId" | "registry">): IdentityFile["endpoints"][string] | undefined {
+    const legacy = legacyKey(view);
+    const entry = legacy ? this.#data.endpoints[legacy] : undefined;
+    if (!legacy || !entry || domainOf(entry.entityId) !== domainOf(view.entityId)) return undefined;
+    delete this.#data.endpoints[legacy];
+    this.#data.endpoints[key] = entry;
+    this.#dirty = true;
+    return entry;
   }
 
   /** Writes what changed since the last flush (one write for any number of changes). */

@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
+import { describeIssues } from "../../../lib/validate.ts";
 import { viewEntity } from "../home-assistant/entity-view.ts";
 import { HomeAssistantModel } from "../home-assistant/ha-model.ts";
 import type { EntityRegistryEntry } from "../home-assistant/types.ts";
-import { type BridgeFilter, BridgeFilterSchema, compileFilter, globToRegExp } from "./filter.ts";
+import { compileGlob } from "./entity-regex.ts";
+import { type BridgeFilter, BridgeFilterSchema, compileFilter } from "./filter.ts";
+
+/** The pattern from issue 16: catastrophic backtracking on `sensor.aaaa…` without the `!`. */
+const ISSUE_PATTERN = "^[a-z]+\\.([a-z_]+)+!$";
 
 const entry = (entity_id: string, extra: Partial<EntityRegistryEntry> = {}): EntityRegistryEntry => ({
   entity_id,
@@ -142,10 +147,58 @@ describe("bridge filter", () => {
     assert.equal(v.safeParse(BridgeFilterSchema, { include: [{ type: "regex", value: "(" }] }).success, false);
   });
 
+  it("refuses regular expressions the linear-time engine cannot run, naming the reason", () => {
+    const refusal = (value: string) => {
+      const result = v.safeParse(BridgeFilterSchema, {
+        exclude: [
+          { type: "domain", value: "light" },
+          { type: "regex", value },
+        ],
+      });
+      assert.equal(result.success, false, value);
+      return describeIssues(result.issues ?? []);
+    };
+    assert.match(refusal("^lock\\.(?!test_)"), /^exclude\.1: value uses a lookahead/);
+    assert.match(refusal("^(\\w+)\\.\\1$"), /^exclude\.1: value uses a backreference/);
+    assert.match(refusal("x".repeat(300)), /longer than 256 characters/);
+    // The issue's pattern is fine for RE2: accepted.
+    assert.equal(v.safeParse(BridgeFilterSchema, { include: [{ type: "regex", value: ISSUE_PATTERN }] }).success, true);
+  });
+
+  it("evaluates the issue's pattern against a hostile entity id at once (RegExp took minutes)", { timeout: 30_000 }, () => {
+    const model = new HomeAssistantModel();
+    const hostile = `sensor.${"a".repeat(34)}`;
+    model.setRegistries({ entities: [entry(hostile), entry("sensor.ok!")], devices: [], areas: [], labels: [] });
+    const filter = v.parse(BridgeFilterSchema, { include: [{ type: "regex", value: ISSUE_PATTERN }] });
+    const compiled = compileFilter(filter, model);
+    assert.equal(compiled.matches(viewEntity(model, hostile)!), false);
+    assert.equal(compiled.matches(viewEntity(model, "sensor.ok!")!), true);
+    assert.deepEqual(compiled.problems, []);
+  });
+
+  it("compiles a stored filter whose regex is refused today: the rule matches nothing and is reported", () => {
+    // Stored before the RE2 rules (bridges.json is not validated on load): no throw, no match, one problem each.
+    const stored: BridgeFilter = {
+      include: [{ type: "domain", value: "light" }],
+      exclude: [
+        { type: "regex", value: "^light\\.(?!desk)" },
+        { type: "regex", value: "(light" },
+      ],
+      includeHidden: false,
+    };
+    const model = home();
+    const compiled = compileFilter(stored, model);
+    assert.deepEqual(compiled.problems, [
+      'exclude rule 1 (regex "^light\\\\.(?!desk)"): value uses a lookahead ((?=…) or (?!…)), which the hub\'s linear-time regular expression engine (RE2) does not support',
+      'exclude rule 2 (regex "(light"): value must be a valid regular expression (missing closing ) at `(light`)',
+    ]);
+    assert.ok(compiled.matches(viewEntity(model, "light.kitchen")!));
+  });
+
   it("turns globs into anchored, case-insensitive expressions with everything else literal", () => {
-    assert.ok(globToRegExp("light.*").test("light.Kitchen"));
-    assert.ok(!globToRegExp("light.*").test("xlight.kitchen"));
-    assert.ok(globToRegExp("sensor.?_temp").test("sensor.a_temp"));
-    assert.ok(!globToRegExp("sensor.a+b").test("sensor.aab"));
+    assert.ok(compileGlob("light.*").test("light.Kitchen"));
+    assert.ok(!compileGlob("light.*").test("xlight.kitchen"));
+    assert.ok(compileGlob("sensor.?_temp").test("sensor.a_temp"));
+    assert.ok(!compileGlob("sensor.a+b").test("sensor.aab"));
   });
 });

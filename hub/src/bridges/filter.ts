@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { EntityView } from "../home-assistant/entity-view.ts";
 import type { HomeAssistantModel } from "../home-assistant/ha-model.ts";
+import { compileEntityRegex, compileGlob } from "./entity-regex.ts";
 
 /** Rule types a bridge filter understands (hub spec: `domain`, plus label and area types; more for precision). */
 export const FILTER_RULE_TYPES = [
@@ -22,7 +23,12 @@ export const FilterRuleSchema = v.pipe(
     type: v.picklist(FILTER_RULE_TYPES, `type must be one of ${FILTER_RULE_TYPES.join(", ")}`),
     value: v.pipe(v.string(), v.trim(), v.nonEmpty("value must not be empty"), v.maxLength(500)),
   }),
-  v.check((rule) => rule.type !== "regex" || isValidRegex(rule.value), "value must be a valid regular expression"),
+  // A regex the linear-time engine refuses is a 400 naming why (too long, backreference, lookaround, syntax).
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed || dataset.value.type !== "regex") return;
+    const { problem } = compileEntityRegex(dataset.value.value);
+    if (problem) addIssue({ message: problem });
+  }),
 );
 export type FilterRule = v.InferOutput<typeof FilterRuleSchema>;
 
@@ -34,33 +40,22 @@ export const BridgeFilterSchema = v.object({
 });
 export type BridgeFilter = v.InferOutput<typeof BridgeFilterSchema>;
 
-function isValidRegex(source: string): boolean {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** `*` any run of characters, `?` one character; everything else literal. Matches the whole entity id. */
-export function globToRegExp(glob: string): RegExp {
-  const escaped = glob
-    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*/g, ".*")
-    .replace(/\?/g, ".");
-  return new RegExp(`^${escaped}$`, "i");
-}
-
 /** A filter compiled once per bridge; `matches` is then cheap enough to run per changed entity. */
 export interface CompiledFilter {
   matches(view: EntityView): boolean;
   /** Why an entity is out, for previews: `disabled`, `hidden`, `excluded`, `not-included`, or undefined when in. */
   reason(view: EntityView): string | undefined;
+  /**
+   * Rules that cannot be evaluated, one sentence each (`exclude rule 1 (regex "…"): …`). Only a filter stored before
+   * today's rules can have any (the API refuses such rules); each matches nothing, and a bridge refuses to start
+   * with them (see MatterBridgeRuntime.start).
+   */
+  readonly problems: readonly string[];
 }
 
 export function compileFilter(filter: BridgeFilter, model: HomeAssistantModel): CompiledFilter {
-  const compileRule = (rule: FilterRule): ((view: EntityView) => boolean) => {
+  const problems: string[] = [];
+  const compileRule = (rule: FilterRule, index: number, list: "include" | "exclude"): ((view: EntityView) => boolean) => {
     const value = rule.value;
     const lower = value.toLowerCase();
     switch (rule.type) {
@@ -69,12 +64,14 @@ export function compileFilter(filter: BridgeFilter, model: HomeAssistantModel): 
       case "entity_id":
         return (e) => e.entityId === lower;
       case "pattern": {
-        const re = globToRegExp(value);
-        return (e) => re.test(e.entityId);
+        const glob = compileGlob(value);
+        return (e) => glob.test(e.entityId);
       }
       case "regex": {
-        const re = new RegExp(value);
-        return (e) => re.test(e.entityId);
+        const { pattern, problem } = compileEntityRegex(value);
+        if (pattern) return (e) => pattern.test(e.entityId);
+        problems.push(`${list} rule ${index + 1} (regex ${JSON.stringify(value)}): ${problem}`);
+        return () => false;
       }
       case "platform":
         return (e) => e.registry?.platform === lower;
@@ -97,8 +94,8 @@ export function compileFilter(filter: BridgeFilter, model: HomeAssistantModel): 
           [...e.labels, ...e.deviceLabels].some((id) => id === value || model.labels.get(id)?.name.toLowerCase() === lower);
     }
   };
-  const include = filter.include.map(compileRule);
-  const exclude = filter.exclude.map(compileRule);
+  const include = filter.include.map((rule, index) => compileRule(rule, index, "include"));
+  const exclude = filter.exclude.map((rule, index) => compileRule(rule, index, "exclude"));
   const reason = (view: EntityView): string | undefined => {
     if (view.registry?.disabled_by) return "disabled";
     if (view.registry?.hidden_by && !filter.includeHidden) return "hidden";
@@ -107,5 +104,5 @@ export function compileFilter(filter: BridgeFilter, model: HomeAssistantModel): 
     if (include.length > 0 && !include.some((rule) => rule(view))) return "not-included";
     return undefined;
   };
-  return { matches: (view) => reason(view) === undefined, reason };
+  return { matches: (view) => reason(view) === undefined, reason, problems };
 }

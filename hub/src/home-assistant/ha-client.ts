@@ -141,7 +141,13 @@ export class HomeAssistantClient extends EventEmitter<HaClientEvents> {
   }
 
   #fail(): void {
-    const message = "Home Assistant refused the access token (auth_invalid): check HA_TOKEN";
+    // The hub never retries a refused token (docs/decisions.md), so the message says what the user has to do. A
+    // token that worked before was revoked (deleted in HA's profile page) or expired: that is worth telling apart
+    // from a token that was wrong from the start.
+    const message =
+      this.#status.lastConnectedAt === undefined
+        ? "Home Assistant refused the access token (auth_invalid): check HA_TOKEN, then restart the hub"
+        : "Home Assistant no longer accepts the access token (auth_invalid): it was revoked or has expired; set a new HA_TOKEN and restart the hub";
     this.#connection?.close();
     this.#set({ state: "failed", connected: false, fatal: message });
     this.options.log.fatal(message);

@@ -83,7 +83,8 @@ export function homeAssistantRoutes(ha: HomeAssistantService): Hono {
       hw_version: device.hw_version,
       serial_number: device.serial_number ?? null,
       area_id: device.area_id,
-      labels: device.labels,
+      // HA before 2024.4 lists devices without `labels` (its label registry exists, device labels do not).
+      labels: device.labels ?? [],
       disabled: Boolean(device.disabled_by),
       via_device_id: device.via_device_id,
       entity_ids: [...model.entityIdsOfDevice(id)].sort(),

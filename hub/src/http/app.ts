@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { requestLog } from "../../../lib/request-log.ts";
 import { webUi } from "../../../lib/web-ui.ts";
 import { authSettingsRoutes } from "../auth/auth-settings.routes.ts";
@@ -16,8 +16,12 @@ import { metricsRoutes } from "../metrics/metrics.routes.ts";
 import { pluginRoutes } from "../plugins/plugins.routes.ts";
 import { recoveryRoutes } from "../recovery/recovery.routes.ts";
 import { systemRoutes } from "../system/system.routes.ts";
+import { jsonBodies } from "./body-rules.ts";
 import { hubErrorHandler, hubNotFound } from "./errors.ts";
-import { ingressBase, ipAllowList } from "./ingress.ts";
+import { hostGuard } from "./host-guard.ts";
+import { ingressBase, ingressProxied, ipAllowList } from "./ingress.ts";
+import { fromLan, lanGuard } from "./lan-listener.ts";
+import { originGuard } from "./origin-guard.ts";
 
 /** Builds the hub's HTTP app: thin sub-apps per resource over the services in the context. */
 export function createHubApp(ctx: HubContext): Hono {
@@ -25,12 +29,22 @@ export function createHubApp(ctx: HubContext): Hono {
   const app = new Hono();
   app.onError(hubErrorHandler(log));
   app.notFound(hubNotFound);
-  // Order: the allow-list refuses strangers before anything else (no login prompt, no KDF work); the request log
-  // records 401s too; Basic auth then guards everything, the UI, /api/ws and SSE included. Only the liveness probe
-  // stays open: the container health check has no credentials and it reveals nothing a TCP connect would not.
-  app.use(ipAllowList(ctx.config.http.allowedIps));
+  // Order: the allow-list (on the LAN listener: credentials must exist) refuses strangers before anything else (no
+  // login prompt, no KDF work); the request log records every refusal after it; the Host, Origin and body checks
+  // refuse cheaply what a browser was tricked into sending, before any KDF work (docs/http-edge.md); Basic auth
+  // then guards everything, the UI, /api/ws and SSE included. Only the liveness probe of the main port stays open:
+  // the container health check has no credentials and it reveals nothing a TCP connect would not.
+  const { http } = ctx.config;
+  const proxied = ingressProxied(http.allowedIps);
+  const viaIngress = (c: Context) => !fromLan(c) && proxied(c);
+  const [allowList, lan] = [ipAllowList(http.allowedIps), lanGuard(ctx.auth)];
+  app.use((c, next) => (fromLan(c) ? lan(c, next) : allowList(c, next)));
   app.use(requestLog(log));
-  app.use(basicAuth(ctx.auth, { publicPaths: ["/api/health/live"] }));
+  app.use(hostGuard({ allowedHosts: http.allowedHosts, authenticated: () => ctx.auth.enabled, viaIngress }));
+  app.use(originGuard({ viaIngress }));
+  app.use("/api/*", jsonBodies());
+  const [authAll, authButLiveness] = [basicAuth(ctx.auth), basicAuth(ctx.auth, { publicPaths: ["/api/health/live"] })];
+  app.use((c, next) => (fromLan(c) ? authAll(c, next) : authButLiveness(c, next)));
   const backup = createBackupFeatures(ctx, { requestRestart: ctx.requestRestart });
   // Between a restore and the restart, changes are refused: they would be lost or mix old and new state.
   app.use(backup.guard);

@@ -1,5 +1,5 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../../../lib/http-error.ts";
 
 /**
@@ -32,4 +32,14 @@ export function ipAllowList(allowed: readonly string[]): MiddlewareHandler {
     }
     await next();
   };
+}
+
+/**
+ * Whether a request was forwarded by Home Assistant's ingress proxy: it carries `X-Ingress-Path` and comes from an
+ * allow-listed address (the allow-list is set only in the add-on; without it anyone could send the header).
+ */
+export function ingressProxied(allowed: readonly string[]): (c: Context) => boolean {
+  const set = new Set(allowed.map(normalise));
+  return (c) =>
+    set.size > 0 && c.req.header("X-Ingress-Path") !== undefined && set.has(normalise(getConnInfo(c).remote.address ?? ""));
 }

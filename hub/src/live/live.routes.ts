@@ -26,8 +26,9 @@ function liveSocket(ws: WSContext<WebSocketLike>): LiveSocket {
 
 /**
  * `GET /api/ws`: the live WebSocket (protocol in live-protocol.ts and docs/live-channel.md). The upgrade is an
- * ordinary request until it succeeds, so the allow-list and Basic auth middleware in front of it apply; under the
- * ingress proxy the UI connects to the relative URL `api/ws` and arrives here as `/api/ws`. A plain GET gets 426.
+ * ordinary request until it succeeds, so the allow-list, Origin (CSRF) and Basic auth middleware in front of it
+ * apply; under the ingress proxy the UI connects to the relative URL `api/ws` and arrives here as `/api/ws`. A plain
+ * GET gets 426. Messages over 64 KiB never reach it (lib/http-server.ts).
  */
 export function liveRoutes(channel: LiveChannel): Hono {
   const app = new Hono();

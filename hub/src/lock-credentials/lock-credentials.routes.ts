@@ -5,13 +5,26 @@ import type { LockCredentialService } from "./lock-credential-service.ts";
 import { PIN_FORMAT, PIN_RULE } from "./pin-policy.ts";
 
 // Every message is fixed text: valibot's default messages quote the received value, which here is the PIN.
-const pin = v.pipe(v.string(PIN_RULE), v.regex(PIN_FORMAT, PIN_RULE));
+const pinField = (rule: string) => v.pipe(v.string(rule), v.regex(PIN_FORMAT, rule));
+const PIN_CODE_RULE = PIN_RULE.replace(/^pin /, "pinCode ");
 const enabled = v.boolean("enabled must be true or false");
 
-/** PUT body. Strict: a misspelt `enable: false` must be a 400, not a credential left enabled. */
-export const PutLockCredentialSchema = v.strictObject(
-  { pin, enabled: v.optional(enabled) },
-  "body must be an object with pin and optionally enabled, nothing else",
+/**
+ * PUT body: `{pin, enabled?}`. The peer hub names the PIN `pinCode`; either name is accepted, both only when they
+ * agree (docs/lock-credentials.md). Strict: a misspelt `enable: false` must be a 400, not a credential left
+ * enabled. The output always carries `pin`.
+ */
+export const PutLockCredentialSchema = v.pipe(
+  v.strictObject(
+    { pin: v.optional(pinField(PIN_RULE)), pinCode: v.optional(pinField(PIN_CODE_RULE)), enabled: v.optional(enabled) },
+    "body must be an object with pin (or pinCode) and optionally enabled, nothing else",
+  ),
+  v.check((body) => body.pin !== undefined || body.pinCode !== undefined, `${PIN_RULE}, given as pin or pinCode`),
+  v.check(
+    (body) => body.pin === undefined || body.pinCode === undefined || body.pin === body.pinCode,
+    "pin and pinCode differ; send one of them",
+  ),
+  v.transform(({ pin, pinCode, enabled }) => ({ pin: (pin ?? pinCode) as string, enabled })),
 );
 
 /** PATCH `/:entityId/enabled` body. */

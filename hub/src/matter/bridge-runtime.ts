@@ -105,6 +105,16 @@ export class MatterBridgeRuntime implements BridgeRuntime {
 
   async start(): Promise<void> {
     if (this.#node) return;
+    const { problems } = this.#filter;
+    if (problems.length > 0) {
+      // A stored rule today's engine refuses (docs/decisions.md, "Filters"). Running without it would remove
+      // devices from controllers (an include rule) or expose ones the user excluded (an exclude rule): the bridge
+      // stays down, saying which rule to fix, and other bridges are not affected.
+      const reason = `The filter needs fixing before this bridge can start: ${problems.join("; ")}`;
+      this.#set("failed", reason);
+      this.#log.error(`bridge "${this.#config.name}" not started: ${reason}`);
+      return;
+    }
     this.#set("starting", this.deps.ha.client.status.connected ? null : "Waiting for Home Assistant");
     await this.deps.ha.whenLoaded();
     await this.#identities.load();

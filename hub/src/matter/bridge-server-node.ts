@@ -1,4 +1,4 @@
-import { ServerNode, ServerNodeStore, VendorId } from "@matter/main";
+import { CommissioningServer, Logger, ServerNode, ServerNodeStore, VendorId } from "@matter/main";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
 import { basicInformationFor } from "./bridge-identity.ts";
 import type { BridgeNodeOptions } from "./bridge-node.ts";
@@ -19,13 +19,29 @@ export class HubServerNode extends ServerNode {
   }
 }
 
+const commissioningLog = Logger.get("Commissioning");
+
+/**
+ * matter.js's CommissioningServer announces an uncommissioned node by logging its setup passcode, manual pairing
+ * code and QR code (as text art and as a URL) at NOTICE, which the hub forwards at info to the add-on log and
+ * `/api/logs`: whoever reads a log someone shared could pair the bridge. The codes are shown where the user asks
+ * for them (the bridge's page and record, docs/decisions.md "Bridges"); this line says only where to find them.
+ */
+export class HubCommissioningServer extends CommissioningServer {
+  override initiateCommissioning(): void {
+    commissioningLog.notice(`${this.endpoint} is uncommissioned; its pairing codes are on the bridge's page in the hub`);
+  }
+}
+
+const HubRootEndpoint = ServerNode.RootEndpoint.with(HubCommissioningServer);
+
 /**
  * Creates (not starts) the bridge's ServerNode from its storage: identity within Matter's limits, the port on all
  * IPv4 and IPv6 interfaces, the optional fixed passcode/discriminator.
  */
 export function createBridgeServerNode(options: BridgeNodeOptions): Promise<ServerNode> {
   const basicInformation = basicInformationFor({ ...options, softwareVersion: options.softwareVersion ?? "1.0.0" });
-  return HubServerNode.create({
+  return HubServerNode.create(HubRootEndpoint, {
     id: options.id,
     environment: options.environment.environment,
     network: { port: options.port },

@@ -37,13 +37,25 @@ export function matterLevelFor(log: PinoLogger): MatterLogLevel {
   return MATTER_LOG_LEVELS.find((level) => log.isLevelEnabled(PINO_METHOD[level])) ?? "fatal";
 }
 
-/** Renders the message body only: pino adds its own time, level and our `facility` field. */
-const SECRET_FIELDS = /\b(pinCode|credentialData)(: )("[^"]*"|\S+)/g;
+/**
+ * Secrets matter.js may put in a line: a DoorLock PIN in command payloads (`pinCode`, `credentialData`), and a
+ * node's pairing codes (`passcode`, the manual code, the `MT:` QR payload and the QR code drawn in block
+ * characters). HubCommissioningServer already keeps matter.js from announcing the codes; this catches any other
+ * line, at any level.
+ */
+const SECRET_FIELDS =
+  /\b(pinCode|credentialData|passcode|manual pairing code|manualPairingCode|qrPairingCode)(: )("[^"]*"|\S+)/gi;
+const QR_PAYLOAD = /\bMT:[0-9A-Z.-]+/g;
+const QR_ART = /[\u2580-\u259F\u2800][\s\u2580-\u259F\u2800]*[\u2580-\u259F\u2800]/g;
 
-function render(message: Diagnostic.Message): string {
+/** Renders the message body only: pino adds its own time, level and our `facility` field. */
+export function render(message: Pick<Diagnostic.Message, "prefix" | "values">): string {
   const text = LogFormat.formats.plain?.(message.values) ?? message.values.map(String).join(" ");
-  // matter.js logs command payloads; a DoorLock PIN (hex bytes) must never reach the add-on log or /api/logs.
-  return `${message.prefix}${text}`.replace(SECRET_FIELDS, "$1$2[redacted]");
+  // Nothing secret may reach the add-on log or /api/logs (docs/SECURITY.md).
+  return `${message.prefix}${text}`
+    .replace(SECRET_FIELDS, "$1$2[redacted]")
+    .replace(QR_PAYLOAD, "MT:[redacted]")
+    .replace(QR_ART, "[QR code redacted]");
 }
 
 /**

@@ -5,19 +5,20 @@
  * it is recorded (manifest, no bundled matter.js) and removed again when the check fails. One operation at a time.
  */
 import { access, lstat, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Logger } from "../../../lib/logger.ts";
 import { SerialWriter, writeFileAtomic } from "../storage/atomic-file.ts";
 import {
   type CheckedManifest,
   checkManifest,
-  PACKAGE_NAME,
   PluginPackageError,
   readManifest,
   refuseInstalledMatter,
   refuseOwnMatter,
 } from "./manifest.ts";
 import type { NpmRunner } from "./npm-runner.ts";
+import { isInsideFolder, type PackageSpec, packageNameProblem, parsePackageSpec as parseSpec } from "./package-name.ts";
+import { checkPackageRecord } from "./package-record.ts";
 import type { InstalledPackage, PackagePaths, PackageRegistry, PackageSource } from "./package-registry.ts";
 import { readPackageArchive } from "./tar-reader.ts";
 
@@ -30,15 +31,11 @@ export interface InstallerOptions {
   log: Logger;
 }
 
-const SPEC = /^((?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*)(?:@([A-Za-z0-9._^~<>=*|-]+))?$/;
-
-/** Splits `name` or `name@version-or-tag`; anything else (paths, URLs, git specs, flags) is refused. */
-export function parsePackageSpec(spec: string): { name: string; range: string | undefined } {
-  const match = SPEC.exec(spec.trim());
-  if (!match?.[1] || !PACKAGE_NAME.test(match[1])) {
-    throw new PluginPackageError(`"${spec}" is not a package name (expected name, @scope/name or name@version)`);
-  }
-  return { name: match[1], range: match[2] };
+/** Splits `name` or `name@version-or-tag` (package-name.ts); anything else is a {@link PluginPackageError}. */
+export function parsePackageSpec(spec: string): PackageSpec {
+  const parsed = parseSpec(spec);
+  if ("problem" in parsed) throw new PluginPackageError(parsed.problem);
+  return parsed;
 }
 
 export class PluginInstaller {
@@ -49,9 +46,19 @@ export class PluginInstaller {
     this.#options = options;
   }
 
-  /** Where a package's files are (a folder, or the symlink of a local one). */
+  /**
+   * Where a package's files are (a folder, or the symlink of a local one). Throws for anything but a package
+   * name, and checks that the folder is inside `plugin-packages/node_modules` whatever the name holds.
+   */
   packageDir(name: string): string {
-    return join(this.#options.paths.prefix, "node_modules", ...name.split("/"));
+    const problem = packageNameProblem(name);
+    if (problem) throw new PluginPackageError(`${JSON.stringify(name)}: ${problem}`);
+    const root = resolve(this.#options.paths.prefix, "node_modules");
+    const dir = resolve(root, ...name.split("/"));
+    if (!isInsideFolder(root, dir)) {
+      throw new PluginPackageError(`"${name}" would be installed outside the plugins folder`);
+    }
+    return dir;
   }
 
   installFromRegistry(spec: string): Promise<InstalledPackage> {
@@ -106,7 +113,7 @@ export class PluginInstaller {
     return this.#queue.run(async () => {
       const record = this.#options.registry.get(name);
       if (record?.source.type === "local") await rm(this.packageDir(name), { force: true });
-      else await this.#options.npm.run(["uninstall", name], this.#options.paths.prefix);
+      else await this.#options.npm.run(["uninstall"], this.#options.paths.prefix, [name]);
       if (record?.source.type === "upload") await rm(join(this.#options.paths.uploads, record.source.file), { force: true });
       await this.#options.registry.delete(name);
       await this.#relinkLocal();
@@ -158,7 +165,7 @@ export class PluginInstaller {
    */
   async #checkPublished(spec: string, name: string): Promise<void> {
     await this.#prepare();
-    const output = await this.#options.npm.run(["view", spec, "--json"], this.#options.paths.prefix);
+    const output = await this.#options.npm.run(["view", "--json"], this.#options.paths.prefix, [spec]);
     let viewed: unknown;
     try {
       viewed = JSON.parse(output || "null");
@@ -175,7 +182,7 @@ export class PluginInstaller {
   async #npmInstall(spec: string, name: string): Promise<CheckedManifest> {
     await this.#prepare();
     try {
-      await this.#options.npm.run(["install", "--save", spec], this.#options.paths.prefix);
+      await this.#options.npm.run(["install", "--save"], this.#options.paths.prefix, [spec]);
     } finally {
       await this.#relinkLocal();
     }
@@ -185,7 +192,7 @@ export class PluginInstaller {
       await refuseInstalledMatter(name, [this.packageDir(name), this.#options.paths.prefix]);
       return manifest;
     } catch (error) {
-      await this.#options.npm.run(["uninstall", name], this.#options.paths.prefix).catch(() => undefined);
+      await this.#options.npm.run(["uninstall"], this.#options.paths.prefix, [name]).catch(() => undefined);
       await this.#relinkLocal();
       throw error;
     }
@@ -201,6 +208,9 @@ export class PluginInstaller {
       installedAt: new Date().toISOString(),
       hubPluginApiVersion: manifest.hubPluginApiVersion ?? null,
     };
+    // The same check as a restored or loaded record: what the install API records, a backup can carry back.
+    const check = checkPackageRecord(record.name, record, this.#options.reservedNames);
+    if (!check.ok) throw new PluginPackageError(`${record.name}: ${check.reason}`);
     await this.#options.registry.put(record);
     return record;
   }
@@ -231,7 +241,8 @@ export class PluginInstaller {
     const dependencies = pkg.dependencies ?? {};
     const present: Record<string, string> = {};
     for (const [name, spec] of Object.entries(dependencies)) {
-      if (await exists(join(this.packageDir(name), "package.json"))) present[name] = spec;
+      if (packageNameProblem(name) === undefined && (await exists(join(this.packageDir(name), "package.json"))))
+        present[name] = spec;
     }
     if (Object.keys(present).length === Object.keys(dependencies).length) return;
     await writeFileAtomic(path, `${JSON.stringify({ ...pkg, dependencies: present }, null, 2)}\n`, 0o644);

@@ -5,8 +5,9 @@
  * research A1), and external plugins never need it — they describe devices by device type key and cluster data.
  */
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { HUB_PLUGIN_API_VERSION } from "./api.ts";
+import { packageNameProblem } from "./package-name.ts";
 
 /** A manifest the hub can load, with what it had to say about it. */
 export interface CheckedManifest {
@@ -26,9 +27,6 @@ export class PluginPackageError extends Error {
   override name = "PluginPackageError";
 }
 
-/** npm's package name rule (lower case, URL-safe, optional scope). */
-export const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
-
 const FORBIDDEN = [/^@matter\//, /^@project-chip\//];
 const DEPENDENCY_FIELDS = [
   "dependencies",
@@ -43,12 +41,15 @@ export function checkManifest(raw: unknown, where: string): CheckedManifest {
   if (typeof raw !== "object" || raw === null) throw new PluginPackageError(`${where}: package.json is not an object`);
   const pkg = raw as Record<string, unknown>;
   const name = pkg.name;
-  if (typeof name !== "string" || !PACKAGE_NAME.test(name))
+  if (typeof name !== "string" || packageNameProblem(name) !== undefined)
     throw new PluginPackageError(`${where}: package.json needs a valid "name"`);
-  if (typeof pkg.version !== "string" || pkg.version === "")
-    throw new PluginPackageError(`${name}: package.json needs a "version"`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+  if (typeof pkg.version !== "string" || pkg.version === "" || pkg.version.length > 256 || /[\u0000-\u001f]/.test(pkg.version))
+    throw new PluginPackageError(`${name}: package.json needs a "version" (at most 256 characters)`);
   if (typeof pkg.main !== "string" || pkg.main === "")
     throw new PluginPackageError(`${name}: package.json needs "main" (the entry file)`);
+  if (!mainStaysInside(pkg.main))
+    throw new PluginPackageError(`${name}: "main" (${pkg.main}) must name a file inside the package`);
   if (pkg.type !== "module" && !pkg.main.endsWith(".mjs")) {
     throw new PluginPackageError(`${name}: plugins are ES modules; set "type": "module" in package.json`);
   }
@@ -69,6 +70,16 @@ export function checkManifest(raw: unknown, where: string): CheckedManifest {
   }
   const description = typeof pkg.description === "string" ? pkg.description : "";
   return { name, version: pkg.version, main: pkg.main, description, hubPluginApiVersion: apiVersion, warnings, dependencies };
+}
+
+/**
+ * True when `main` names a file inside the package by its text alone (relative, no way out through `..`). The
+ * loader checks the real path again after following links (plugin-loader.ts).
+ */
+export function mainStaysInside(main: string): boolean {
+  if (main.includes("\0") || posix.isAbsolute(main)) return false;
+  const normal = posix.normalize(main);
+  return normal !== ".." && !normal.startsWith("../") && normal !== ".";
 }
 
 /** Throws when any of `names` is a matter.js package. */

@@ -22,8 +22,12 @@ export class NpmError extends Error {
 }
 
 export interface NpmRunner {
-  /** Runs `npm <args>` with the fixed safety flags in `prefix`; resolves with stdout. */
-  run(args: readonly string[], prefix: string): Promise<string>;
+  /**
+   * Runs `npm <args> --prefix <prefix> <safety flags> -- <operands>` and resolves with stdout. `args` are the
+   * command and the hub's own flags; `operands` (package specs, names, archive paths) come after `--`, so npm
+   * never reads one as an option (a spec such as `--registry=…` is a package npm cannot find, not a setting).
+   */
+  run(args: readonly string[], prefix: string, operands?: readonly string[]): Promise<string>;
   /**
    * The hub stops: running npm processes are ended and new runs refused, so a stop (or an in-process restart after
    * a restore) never waits minutes for a reinstall, nor leaves npm writing the folder the next hub uses.
@@ -50,22 +54,35 @@ function errorTail(stderr: string): string {
   return lines.slice(-4).join(" | ").slice(0, 600);
 }
 
+/**
+ * The hub's own secrets (HA token, Supervisor token, login password, the portal's keys) are no business of npm or of
+ * anything it fetches: they are left out of its environment. npm's own variables (`npm_config_*`, `NPM_TOKEN` for a
+ * private registry the user configured) pass.
+ */
+const SECRET_NAME = /TOKEN|PASSWORD|SECRET|(^|_)KEY$/i;
+export function npmEnvironment(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(base).filter(([name]) => /^npm_/i.test(name) || !SECRET_NAME.test(name)));
+}
+
 export function createNpmRunner(options: NpmOptions = {}): NpmRunner {
   const command = options.command ?? "npm";
   const stopping = new AbortController();
   const stopped = (args: readonly string[]) => new NpmError(`npm ${args[0]} failed: the hub is stopping`);
   return {
     close: () => stopping.abort(),
-    run(args, prefix) {
+    run(args, prefix, operands = []) {
       if (stopping.signal.aborted) return Promise.reject(stopped(args));
-      const fullArgs = [...args, "--prefix", prefix, ...NPM_SAFETY_FLAGS];
+      // Second line behind the record check (package-record.ts): whatever the caller passes, no operand is an option.
+      const flagLike = operands.find((operand) => operand.trim().startsWith("-"));
+      if (flagLike !== undefined) return Promise.reject(new NpmError(`npm ${args[0]} refused: "${flagLike}" is not a package`));
+      const fullArgs = [...args, "--prefix", prefix, ...NPM_SAFETY_FLAGS, "--", ...operands];
       return new Promise((resolve, reject) => {
         execFile(
           command,
           fullArgs,
           {
             cwd: prefix,
-            env: { ...process.env, ...options.env },
+            env: { ...npmEnvironment(process.env), ...options.env },
             timeout: options.timeoutMs ?? 300_000,
             maxBuffer: 16 * 1024 * 1024,
             signal: stopping.signal,
@@ -77,7 +94,7 @@ export function createNpmRunner(options: NpmOptions = {}): NpmRunner {
               return reject(new NpmError(`npm ${args[0]} failed: npm (${command}) is not installed on this system`));
             }
             const reason = errorTail(String(stderr)) || error.message;
-            reject(new NpmError(`npm ${args.join(" ")} failed: ${reason}`));
+            reject(new NpmError(`npm ${[...args, ...operands].join(" ")} failed: ${reason}`));
           },
         );
       });

@@ -3,12 +3,14 @@
  * operations and the loading of package modules. Lost package folders are reinstalled from their recorded source
  * in the background at start; a plugin waiting to start waits for that, the bridges do not.
  */
+import { join } from "node:path";
 import { notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { HUB_PLUGIN_API_VERSION } from "./api.ts";
 import type { BridgePluginHost } from "./bridge-plugin-host.ts";
 import { PluginInstaller } from "./installer.ts";
 import type { NpmRunner } from "./npm-runner.ts";
+import type { PackageSource } from "./package-record.ts";
 import { type InstalledPackage, type PackagePaths, PackageRegistry } from "./package-registry.ts";
 import { instantiatePlugin, type LoadedPlugin, loadPluginPackage } from "./plugin-loader.ts";
 import { type BuiltinPluginDefinition, builtinSource, type PluginSource } from "./plugin-source.ts";
@@ -40,12 +42,13 @@ export class PluginCatalog {
 
   constructor(options: PluginCatalogOptions) {
     this.#options = options;
-    this.#registry = new PackageRegistry(options.paths.record);
+    const reservedNames = options.builtins.map((builtin) => builtin.name);
+    this.#registry = new PackageRegistry(options.paths.record, { reservedNames, log: options.log });
     this.#installer = new PluginInstaller({
       paths: options.paths,
       npm: options.npm,
       registry: this.#registry,
-      reservedNames: options.builtins.map((builtin) => builtin.name),
+      reservedNames,
       log: options.log,
     });
   }
@@ -76,8 +79,9 @@ export class PluginCatalog {
     }));
   }
 
+  /** Installed packages with their status; a record refused at load is listed `unavailable` with the reason. */
   packages() {
-    return this.#registry.list().map((record) => ({
+    const installed = this.#registry.list().map((record) => ({
       ...record,
       status: this.#reinstalling.has(record.name)
         ? "reinstalling"
@@ -89,6 +93,15 @@ export class PluginCatalog {
       loadedVersion: this.#loaded.get(record.name)?.version ?? null,
       restartRequired: this.#restartRequired.has(record.name),
     }));
+    const refused = this.#registry.refused().map(({ name, raw, reason }) => ({
+      ...refusedRecord(name, raw),
+      status: "unavailable" as const,
+      error: `the record in plugin-packages.json is refused: ${reason}; uninstall it`,
+      apiVersionMismatch: false,
+      loadedVersion: null,
+      restartRequired: false,
+    }));
+    return [...installed, ...refused].sort((a, b) => a.name.localeCompare(b.name));
   }
 
   install(spec: string): Promise<InstallResult> {
@@ -105,6 +118,12 @@ export class PluginCatalog {
 
   /** Takes the plugin off every bridge (its per-bridge files too), then removes the package. */
   async uninstall(name: string): Promise<void> {
+    if (this.#registry.refused().some((refused) => refused.name === name)) {
+      // Never installed, linked or loaded: dropping the record is all there is to do (no npm run on its name).
+      await this.#registry.delete(name);
+      this.#options.log.info({ plugin: name }, `refused plugin package record ${JSON.stringify(name)} removed`);
+      return;
+    }
     if (!this.#registry.get(name)) throw notFound(`Plugin package not installed: ${name}`);
     for (const host of this.#options.hosts()) await host.removePlugin(name);
     await this.#installer.uninstall(name);
@@ -156,9 +175,33 @@ export class PluginCatalog {
     const local = record.source.type === "local";
     const cached = this.#loaded.get(record.name);
     if (cached && !local) return cached;
-    const loaded = await loadPluginPackage(this.#installer.packageDir(record.name), local);
+    const loaded = await loadPluginPackage(this.#installer.packageDir(record.name), {
+      fresh: local,
+      within: local ? undefined : join(this.#options.paths.prefix, "node_modules"),
+    });
     if (!cached) for (const warning of loaded.warnings) this.#options.log.warn({ plugin: record.name }, warning);
     this.#loaded.set(record.name, loaded);
     return loaded;
   }
+}
+
+/** What the API can show of a refused record: its key, and its fields only where they have the expected type. */
+function refusedRecord(name: string, raw: unknown): InstalledPackage {
+  const fields = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === "string" ? value.slice(0, 256) : "");
+  const source = (typeof fields.source === "object" && fields.source !== null ? fields.source : {}) as Record<string, unknown>;
+  const shown: PackageSource =
+    source.type === "upload"
+      ? { type: "upload", file: text(source.file) }
+      : source.type === "local"
+        ? { type: "local", path: text(source.path) }
+        : { type: "registry", spec: text(source.spec) };
+  return {
+    name,
+    version: text(fields.version),
+    description: "",
+    source: shown,
+    installedAt: text(fields.installedAt),
+    hubPluginApiVersion: null,
+  };
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { HubPlugin, HubPluginClass } from "./api.ts";
 import { PluginPackageError, readManifest } from "./manifest.ts";
+import { isInsideFolder } from "./package-name.ts";
 
 /** A loaded plugin class and the version it was loaded at. */
 export interface LoadedPlugin {
@@ -18,12 +19,26 @@ export interface LoadedPlugin {
   warnings: string[];
 }
 
-/** Imports the package at `dir` (a folder or a symlink to one). `fresh` busts the module cache for the main file. */
-export async function loadPluginPackage(dir: string, fresh = false): Promise<LoadedPlugin> {
+/**
+ * Imports the package at `dir` (a folder or a symlink to one). `fresh` busts the module cache for the main file.
+ * The main file must be inside the package after every link is followed: a `main` of `../../x.js`, or a link in
+ * the package pointing elsewhere, would run code the package does not contain. `within` is the folder the package
+ * itself must be in (installed packages: `plugin-packages/node_modules`; a linked local folder is anywhere).
+ */
+export async function loadPluginPackage(dir: string, options: { fresh?: boolean; within?: string } = {}): Promise<LoadedPlugin> {
   const manifest = await readManifest(dir);
-  const main = join(await realpath(dir), manifest.main);
+  const root = await realpath(dir);
+  if (options.within !== undefined && !isInsideFolder(await realpath(options.within), root)) {
+    throw new PluginPackageError(`${manifest.name}: its folder leads outside the plugins folder`);
+  }
+  const main = await realpath(join(root, manifest.main)).catch(() => {
+    throw new PluginPackageError(`${manifest.name}: its main file ${manifest.main} does not exist`);
+  });
+  if (!isInsideFolder(root, main)) {
+    throw new PluginPackageError(`${manifest.name}: its main file ${manifest.main} leads outside the package`);
+  }
   let url = pathToFileURL(main).href;
-  if (fresh) url += `?mtime=${(await stat(main)).mtimeMs}`;
+  if (options.fresh) url += `?mtime=${(await stat(main)).mtimeMs}`;
   let module: { default?: unknown };
   try {
     module = (await import(url)) as { default?: unknown };

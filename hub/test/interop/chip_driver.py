@@ -174,7 +174,9 @@ class Driver:
         self.next_subscription = 1
 
     async def op_init(self, storage, paa, controllers):
-        self.stack = ChipStack(persistentStoragePath=storage, enableServerInteractions=False)
+        # Server interactions on, as Home Assistant's Matter server runs it: a bridge can then open CASE sessions to the
+        # controller, which Matter 1.3 subscription resumption after a bridge restart needs.
+        self.stack = ChipStack(persistentStoragePath=storage, enableServerInteractions=True)
         self.certificates = chip.CertificateAuthority.CertificateAuthorityManager(chipStack=self.stack)
         self.certificates.LoadAuthoritiesFromStorage()
         for index, spec in enumerate(controllers):

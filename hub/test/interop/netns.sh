@@ -28,7 +28,7 @@ ip link set veth-hub up
 i=0
 while ip -6 addr show tentative | grep -q inet6 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 
-export NETNS_ISOLATED=1
+export NETNS_ISOLATED=1 NETNS_TEST_LINKS=veth-hub,veth-ctl
 export INTEROP_HUB_INTERFACE=veth-hub INTEROP_HUB_ADDRESS=fd00:0:1:1::2 INTEROP_HUB_ADDRESS4=10.213.0.2
 export HUB_MDNS_INTERFACE=veth-hub MATTER_MDNS_NETWORKINTERFACE=veth-hub
 exec "$@"

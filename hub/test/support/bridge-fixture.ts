@@ -53,13 +53,14 @@ export async function startBridgeWorld(options: { dataDir?: string; sim?: HaSimu
   return { sim, hub, call: api(hub) };
 }
 
-export async function startController(label = "test controller", adminFabricId?: number) {
+export async function startController(label = "test controller", adminFabricId?: number, mdnsInterface?: string) {
   const storage = await tempDir("controller-");
   const controller = await TestController.start({
     storagePath: storage.path,
     localPort: await freeUdpPort(),
     fabricLabel: label,
     adminFabricId,
+    mdnsInterface,
   });
   return {
     controller,

@@ -22,6 +22,8 @@ export interface TestControllerOptions {
   adminFabricId?: number;
   /** Receives matter.js logs (all of the process's: matter.js logging is global); silent by default. */
   log?: Logger;
+  /** The interface for mDNS (default `lo`; the interop run's test link is `veth-hub`). */
+  mdnsInterface?: string;
 }
 
 /** One attribute report seen by the controller's subscription. */
@@ -50,7 +52,11 @@ export class TestController {
   static async start(options: TestControllerOptions): Promise<TestController> {
     assertNetworkIsolated();
     const log = options.log ?? silentLogger();
-    const matter = createMatterEnvironment({ storagePath: options.storagePath, log, mdnsInterface: "lo" });
+    const matter = createMatterEnvironment({
+      storagePath: options.storagePath,
+      log,
+      mdnsInterface: options.mdnsInterface ?? "lo",
+    });
     const controller = new CommissioningController({
       environment: { environment: matter.environment, id: "controller" },
       autoConnect: false,

@@ -5,6 +5,7 @@ import { validate } from "../../../lib/validate.ts";
 import type { PortalContext } from "../context.ts";
 import type { PortalEnv } from "../http/env.ts";
 import { LoginBody } from "./auth.schema.ts";
+import { DEVICE_COOKIE, DEVICE_COOKIE_PATH } from "./device-cookie.ts";
 import { SESSION_COOKIE } from "./session-cookie.ts";
 
 /** HttpOnly (no script access), SameSite=Strict (no cross-site sends), Secure whenever the client used HTTPS. */
@@ -17,8 +18,14 @@ export function authRoutes(ctx: PortalContext): Hono<PortalEnv> {
   return new Hono<PortalEnv>()
     .post("/login", validate("json", LoginBody), async (c) => {
       const { email, password } = c.req.valid("json");
-      const session = await auth.login(email, password, c.var.origin.ip);
+      const session = await auth.login(email, password, c.var.origin.ip, getCookie(c, DEVICE_COOKIE));
       setCookie(c, SESSION_COOKIE, session.cookie, { ...cookieOptions(c), maxAge: session.maxAgeS });
+      // Kept by logout on purpose: it only says "this browser logged in to this account before" (device-cookie.ts).
+      setCookie(c, DEVICE_COOKIE, session.device.cookie, {
+        ...cookieOptions(c),
+        path: DEVICE_COOKIE_PATH,
+        maxAge: session.device.maxAgeS,
+      });
       return c.json({ authenticated: true, user: session.user });
     })
     .post("/logout", async (c) => {

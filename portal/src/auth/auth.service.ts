@@ -3,8 +3,9 @@ import { HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { hashPassword, needsRehash, type ScryptParams, verifyPassword } from "../crypto/password-hash.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
-import { type PortalLimiters, tooManyRequests } from "../rate-limit/rate-limiter.ts";
+import type { LoginLimits } from "../rate-limit/login-limits.ts";
 import type { AuthRepository, UserRow } from "./auth.repository.ts";
+import { DEVICE_TTL_MS, openDeviceCookie, sealDeviceCookie } from "./device-cookie.ts";
 import { openCookie, SESSION_TTL_MS, sealCookie } from "./session-cookie.ts";
 
 /** The signed-in administrator as the API shows it. */
@@ -27,7 +28,7 @@ export class AuthService {
   constructor(
     private readonly repository: AuthRepository,
     private readonly box: SecretBox,
-    private readonly limiters: PortalLimiters,
+    private readonly limits: LoginLimits,
     private readonly now: () => number,
     private readonly log: Logger,
     private readonly hashing: ScryptParams,
@@ -70,25 +71,29 @@ export class AuthService {
   }
 
   /**
-   * Checks e-mail and password and opens a session. Rate limited per client IP (every attempt) and per e-mail
-   * (attempts since the last success), both checked before any password work. Unknown e-mails cost the same
-   * scrypt time as known ones, so timing does not reveal which administrators exist.
+   * Checks e-mail and password and opens a session. Limited before any password work (rate-limit/login-limits.ts):
+   * per account and per client IP, unless `deviceCookie` is this browser's valid device cookie for the account, which
+   * lets the right password through a lockout someone else caused. A success renews the device cookie. Unknown
+   * e-mails are limited the same way and cost the same scrypt time, so neither reveals which administrators exist.
    */
-  async login(email: string, password: string, ip: string): Promise<{ user: SessionUser; cookie: string; maxAgeS: number }> {
+  async login(
+    email: string,
+    password: string,
+    ip: string,
+    deviceCookie?: string,
+  ): Promise<{ user: SessionUser; cookie: string; maxAgeS: number; device: { cookie: string; maxAgeS: number } }> {
     const normalized = email.trim().toLowerCase();
-    const ipWait = this.limiters.loginPerIp.consume(ip);
-    if (ipWait > 0) throw tooManyRequests(ipWait, "Too many login attempts from this address; try again in {wait}");
-    const emailWait = this.limiters.loginFailuresPerEmail.consume(normalized);
-    if (emailWait > 0) throw tooManyRequests(emailWait, "Too many failed logins for this account; try again in {wait}");
+    const device = deviceCookie === undefined ? undefined : openDeviceCookie(this.box, deviceCookie, this.now());
+    const attempt = this.limits.admit(normalized, ip, device?.account === normalized ? device.id : undefined);
 
     const user = await this.repository.findUserByEmail(normalized);
     this.dummyHash ??= hashPassword(randomBytes(16).toString("hex"), this.hashing);
     const valid = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
     if (!user || !valid) {
-      this.log.info({ ip }, "portal login refused");
+      this.log.info({ ip, knownDevice: attempt.trusted }, "portal login refused");
       throw new HttpError(401, "Invalid e-mail or password", "UNAUTHORIZED");
     }
-    this.limiters.loginFailuresPerEmail.reset(normalized);
+    attempt.succeeded();
     const now = this.now();
     if (needsRehash(user.password_hash, this.hashing)) {
       await this.repository.updateUser(user.id, {
@@ -106,8 +111,13 @@ export class AuthService {
       expires_at: new Date(exp).toISOString(),
       ip,
     });
-    this.log.info({ userId: user.id, ip }, "portal login");
-    return { user: toSessionUser(user), cookie: sealCookie(this.box, { sid, exp }), maxAgeS: SESSION_TTL_MS / 1000 };
+    this.log.info({ userId: user.id, ip, knownDevice: attempt.trusted }, "portal login");
+    return {
+      user: toSessionUser(user),
+      cookie: sealCookie(this.box, { sid, exp }),
+      maxAgeS: SESSION_TTL_MS / 1000,
+      device: { cookie: sealDeviceCookie(this.box, normalized, now), maxAgeS: DEVICE_TTL_MS / 1000 },
+    };
   }
 
   /** The user of a live session (cookie intact, not expired, not revoked), else undefined. */

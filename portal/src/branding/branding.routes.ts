@@ -4,6 +4,7 @@ import { parseOr400, validate } from "../../../lib/validate.ts";
 import type { PortalContext } from "../context.ts";
 import { actorOf } from "../http/actor.ts";
 import type { PortalEnv } from "../http/env.ts";
+import { readMultipartForm } from "../http/multipart.ts";
 import {
   AssetPurposeField,
   CreateProfileBody,
@@ -42,10 +43,7 @@ export function brandingAdminRoutes(ctx: PortalContext): Hono<PortalEnv> {
       return c.json({ deleted: true });
     })
     .post("/:id/assets", async (c) => {
-      if (!(c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
-        throw new HttpError(400, "Upload the image as multipart/form-data with the fields file and purpose");
-      }
-      const form = await c.req.parseBody({ all: true });
+      const form = await readMultipartForm(c, "Upload the image as multipart/form-data with the fields file and purpose");
       const purpose = parseOr400(AssetPurposeField, form.purpose, "purpose");
       const file = form.file;
       if (Array.isArray(file)) throw new HttpError(400, "Upload one file per request");

@@ -48,8 +48,9 @@ export async function startDemo(ctx: PortalContext): Promise<RunningDemo> {
         `demo mode: the slug "${DEMO_SERVER_SLUG}" belongs to the managed server "${existing.name}"; rename it or turn demo mode off`,
       );
     }
+    // The simulator listens on a new port at every start: moving the URL there takes the simulator's token along.
     const server = existing
-      ? await servers.update(existing.id, fields, ACTOR)
+      ? await servers.update(existing.id, { ...fields, adminToken: homeserver.adminToken }, ACTOR)
       : await servers.create(
           {
             ...fields,
@@ -62,7 +63,6 @@ export async function startDemo(ctx: PortalContext): Promise<RunningDemo> {
           },
           ACTOR,
         );
-    if (existing) await servers.act(server.id, { action: "rotate_token", adminToken: homeserver.adminToken }, ACTOR);
     if (!server.enabled) await servers.act(server.id, { action: "enable" }, ACTOR);
     if (!server.isDefault) await servers.act(server.id, { action: "set_default" }, ACTOR);
     for (const token of DEMO_TOKENS) await tokens.create(server.id, { ...token, expiry_time: null }, ACTOR);

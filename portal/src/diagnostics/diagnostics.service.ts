@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "../../../lib/logger.ts";
 import type { HomeserverConnector, ServerConnection } from "../homeserver/connector.ts";
 import {
   errcodeOf,
@@ -6,6 +8,7 @@ import {
   type HomeserverResponse,
   HomeserverUnreachable,
 } from "../homeserver/homeserver-client.ts";
+import { deniedMessage } from "../homeserver/homeserver-errors.ts";
 import { explainFlows, probeOutcome } from "./diagnostics-rules.ts";
 
 /** The homeserver diagnostics record (spec: key `diagnostics`), plus when it was taken. */
@@ -25,31 +28,41 @@ export interface DiagnosticsResult {
 /** Each probe has this long; the probes run in parallel. */
 const PROBE_TIMEOUT_MS = 5_000;
 
-/** A probe's answer, or the reason it got none. */
-export type Probe = HomeserverResponse | { unreachable: string };
+/** A probe's answer, or why it got none (the cause, for the log; `denied`: refused by the outbound rules). */
+export type Probe = HomeserverResponse | { unreachable: string; denied?: HomeserverUnreachable };
 
 async function probe(call: () => Promise<HomeserverResponse>): Promise<Probe> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof HomeserverUnreachable) return { unreachable: error.timedOut ? "timed out" : error.message };
+    if (error instanceof HomeserverUnreachable)
+      return { unreachable: error.message, ...(error.kind === "denied" ? { denied: error } : {}) };
     throw error;
   }
 }
+
+/** The cause of a probe's failure in a few words, for the log only. */
+const causeOf = (result: Probe) => ("unreachable" in result ? result.unreachable : `HTTP ${result.status}`);
 
 /**
  * Checks a managed server against the real homeserver endpoints (docs/portal.md lists each probe):
  * `/_matrix/client/versions`, the admin API's `server_version` and an authenticated admin call, whoami, the
  * registration-token admin API, a bare `POST /register` (opens an empty UIA session and consumes nothing), and
  * the MSC3861 `auth_metadata` discovery.
+ *
+ * Details are given only once the internal URL has answered like a Matrix homeserver: before that, refused,
+ * timed out, DNS, TLS and "something else answers there" are one sentence after the same time (the probe time
+ * limit), so diagnostics cannot map another host's ports. The cause goes to the portal log.
  */
 export class DiagnosticsService {
   constructor(
     private readonly connector: HomeserverConnector,
     private readonly now: () => number,
+    private readonly log: Logger,
   ) {}
 
   async run(server: ServerConnection & { server_name: string }): Promise<DiagnosticsResult> {
+    const started = performance.now();
     const hs: HomeserverClient = this.connector.client(server, PROBE_TIMEOUT_MS);
     const probeName = `portal-diagnostics-${randomBytes(4).toString("hex")}`;
     const [versions, serverVersion, adminCheck, whoami, tokens, register, authMetadata, authMetadataUnstable] = await Promise.all(
@@ -67,12 +80,16 @@ export class DiagnosticsService {
     const errors: string[] = [];
 
     const homeserverReachable = probeOutcome(versions, (r) => r.status === 200 && Array.isArray(r.body.versions));
-    if ("unreachable" in versions)
-      errors.push(`The homeserver at ${server.internal_url} cannot be reached (${versions.unreachable})`);
-    else if (!homeserverReachable) {
-      errors.push(
-        `${server.internal_url}/_matrix/client/versions did not answer like a Matrix homeserver (HTTP ${versions.status})`,
+    if (!homeserverReachable) {
+      if ("denied" in versions && versions.denied) return this.failed(server, [deniedMessage(versions.denied)]);
+      this.log.warn(
+        { serverId: server.id, internalUrl: server.internal_url, versions: causeOf(versions), register: causeOf(register) },
+        "diagnostics: no Matrix homeserver answered at the internal URL",
       );
+      await sleep(Math.max(0, started + PROBE_TIMEOUT_MS - performance.now()));
+      return this.failed(server, [
+        `Could not reach a Matrix homeserver at ${server.internal_url}: check the URL, the network and that the homeserver runs (the cause is in the portal log)`,
+      ]);
     }
 
     const versionOk = probeOutcome(serverVersion, (r) => r.status === 200 && typeof r.body.server_version === "string");
@@ -121,6 +138,22 @@ export class DiagnosticsService {
       tokenRegistrationSupported: flows.tokenRegistrationSupported,
       msc3861Detected,
       serverName,
+      errors,
+      checkedAt: new Date(this.now()).toISOString(),
+    };
+  }
+
+  /** Every check false: nothing answered like a Matrix homeserver, so no other answer is worth reporting. */
+  private failed(server: { server_name: string }, errors: string[]): DiagnosticsResult {
+    return {
+      homeserverReachable: false,
+      adminApiReachable: false,
+      tokenEndpointsAvailable: false,
+      registrationFlowAvailable: false,
+      registrationEnabled: false,
+      tokenRegistrationSupported: false,
+      msc3861Detected: false,
+      serverName: server.server_name,
       errors,
       checkedAt: new Date(this.now()).toISOString(),
     };

@@ -3,6 +3,7 @@ import { HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { type SecretBox, SecretBoxError } from "../crypto/secret-box.ts";
 import { HomeserverClient } from "./homeserver-client.ts";
+import type { OutboundPolicy } from "./outbound-policy.ts";
 
 /** The secret box context of a server's admin token: the ciphertext only opens for the row it was sealed for. */
 export const adminTokenContext = (serverId: string) => `managed-server:${serverId}:admin-token`;
@@ -19,8 +20,18 @@ export class HomeserverConnector {
   constructor(
     private readonly box: SecretBox,
     private readonly http: Dispatcher,
+    private readonly outbound: OutboundPolicy,
     private readonly log: Logger,
   ) {}
+
+  /**
+   * Refuses (400 `OUTBOUND_DENIED`) an internal URL whose host the outbound rules refuse outright: an IP literal
+   * in a refused range, a refused host name. Names are resolved only when connecting, where they are checked again.
+   */
+  assertAllowedUrl(internalUrl: string): void {
+    const reason = this.outbound.refuseHost(new URL(internalUrl).hostname);
+    if (reason !== undefined) throw new HttpError(400, `internalUrl: ${reason}`, "OUTBOUND_DENIED");
+  }
 
   sealAdminToken(serverId: string, adminToken: string): string {
     return this.box.seal(adminToken, adminTokenContext(serverId));

@@ -1,5 +1,9 @@
-import { Agent, type Dispatcher, request } from "undici";
+import { lookup as dnsLookup } from "node:dns";
+import type { LookupFunction } from "node:net";
+import { Agent, buildConnector, type Dispatcher, request } from "undici";
 import type { Logger } from "../../../lib/logger.ts";
+import { type HomeserverPath, homeserverUrl } from "./homeserver-path.ts";
+import { OutboundPolicy, OutboundRefused } from "./outbound-policy.ts";
 
 /** A homeserver's answer: status, the JSON object body (empty when the body was not a JSON object) and headers. */
 export interface HomeserverResponse {
@@ -9,11 +13,15 @@ export interface HomeserverResponse {
   readonly retryAfterMs: number | undefined;
 }
 
-/** The homeserver could not be asked: connection refused, DNS, TLS, timeout or an oversized answer. */
+/**
+ * The homeserver could not be asked: `timeout`; `network` (connection refused, DNS, TLS, an oversized answer);
+ * `denied` by the outbound rules (PORTAL_OUTBOUND_ALLOW / DENY). The message is the cause, for the log: admins see
+ * it only for `denied` (see homeserver-errors.ts, docs/portal.md "Outbound calls").
+ */
 export class HomeserverUnreachable extends Error {
   override name = "HomeserverUnreachable";
   constructor(
-    readonly timedOut: boolean,
+    readonly kind: "timeout" | "network" | "denied",
     message: string,
   ) {
     super(message);
@@ -31,10 +39,19 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Shared connection pool for every homeserver call; closed when the portal stops. */
-export function createHomeserverAgent(): Agent {
+/**
+ * Shared connection pool for every homeserver call; closed when the portal stops. Every connection is checked
+ * against `policy`: the host first (an IP literal is never looked up), then each address the lookup returned,
+ * inside the lookup the socket connects with, so no second resolution can differ from the one checked.
+ */
+export function createHomeserverAgent(policy = new OutboundPolicy(), resolve: LookupFunction = dnsLookup): Agent {
+  const connector = buildConnector({ timeout: 5_000, lookup: policy.lookup(resolve) });
   return new Agent({
-    connect: { timeout: 5_000 },
+    connect: (options, callback) => {
+      const refusal = policy.refuseHost(options.hostname);
+      if (refusal !== undefined) return callback(new OutboundRefused(refusal), null);
+      connector(options, callback);
+    },
     headersTimeout: 10_000,
     bodyTimeout: 10_000,
     // An admin token list is small; anything this big is not a homeserver talking.
@@ -47,9 +64,17 @@ export function createHomeserverAgent(): Agent {
 const loggedPath = (path: string) => path.replace(/(registration_tokens\/)[^/]+/, "$1…");
 
 /**
+ * A path `call` accepts: a string literal written in the code (`"/_matrix/client/versions"`), or a
+ * {@link HomeserverPath} built with `homeserverPath` when a value goes into it. A computed plain string is a type
+ * error, so no caller can paste a visitor's input into a URL by hand.
+ */
+export type CallPath<P extends string> = P & (P extends HomeserverPath ? unknown : string extends P ? HomeserverPath : unknown);
+
+/**
  * HTTP to one managed homeserver (its internal URL) with undici: JSON in and out, a time limit per call, no
  * redirects, and the admin token only when asked for. It never throws for an HTTP status: callers decide what a
- * 401 or a 404 means for them. Network failures and timeouts throw HomeserverUnreachable.
+ * 401 or a 404 means for them. Network failures and timeouts throw HomeserverUnreachable. The URL's path is
+ * checked to be exactly the one named (homeserver-path.ts) before anything is sent.
  */
 export class HomeserverClient {
   constructor(
@@ -60,8 +85,12 @@ export class HomeserverClient {
     private readonly defaultTimeoutMs = 10_000,
   ) {}
 
-  async call(method: Dispatcher.HttpMethod, path: string, options: CallOptions = {}): Promise<HomeserverResponse> {
-    const url = new URL(`${this.baseUrl}${path}`);
+  async call<P extends string>(
+    method: Dispatcher.HttpMethod,
+    path: CallPath<P>,
+    options: CallOptions = {},
+  ): Promise<HomeserverResponse> {
+    const url = homeserverUrl(this.baseUrl, path);
     for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
     const headers: Record<string, string> = { accept: "application/json" };
     if (options.admin) {
@@ -83,11 +112,20 @@ export class HomeserverClient {
       });
       text = await response.body.text();
     } catch (error) {
-      const err = error as Error & { code?: string; cause?: { code?: string } };
+      const err = error as Error & { code?: string; cause?: Error & { code?: string } };
+      const denied = [err, err.cause].find((e) => e instanceof OutboundRefused);
+      if (denied) {
+        this.log.warn(
+          { method, path: loggedPath(path), reason: denied.message },
+          "homeserver call refused by the outbound rules",
+        );
+        throw new HomeserverUnreachable("denied", denied.message);
+      }
       const timedOut = err.name === "TimeoutError" || err.name === "AbortError" || /timeout/i.test(err.code ?? "");
-      const reason = err.cause?.code ?? err.code ?? err.name;
-      this.log.debug({ method, path: loggedPath(path), reason }, "homeserver call failed");
-      throw new HomeserverUnreachable(timedOut, timedOut ? "timed out" : reason);
+      const reason = timedOut ? "timed out" : (err.cause?.code ?? err.code ?? err.name);
+      // Admins are told only that no homeserver answered (homeserver-errors.ts): the cause is here, for the operator.
+      this.log.info({ method, url: `${url.origin}${loggedPath(url.pathname)}`, reason }, "homeserver call failed");
+      throw new HomeserverUnreachable(timedOut ? "timeout" : "network", reason);
     }
     const { body, json } = parseObject(text);
     const retryAfter = response.headers["retry-after"];

@@ -7,7 +7,10 @@ import { errcodeOf, errorOf, type HomeserverResponse, HomeserverUnreachable } fr
  * homeserver are 502 (a 401 here would read as "your portal session ended"); a 429 stays a 429.
  */
 export function adminCallFailed(response: HomeserverResponse, what: string): HttpError {
-  const code = errcodeOf(response) ?? "M_UNKNOWN";
+  // Matrix homeservers explain every refusal with an `errcode`: anything else answering is not one, and saying
+  // what it was (its status, its error text) would turn the admin API into a probe of arbitrary hosts and ports.
+  const code = errcodeOf(response);
+  if (code === undefined) return noHomeserver();
   const message = errorOf(response) ?? `HTTP ${response.status}`;
   if (response.status === 401 || response.status === 403) {
     return new HttpError(
@@ -33,12 +36,27 @@ export function adminCallFailed(response: HomeserverResponse, what: string): Htt
   return new HttpError(502, `The homeserver failed on ${what} (HTTP ${response.status}: ${message})`, code);
 }
 
-/** An unreachable homeserver, for admin callers (who may see the reason). */
+/**
+ * What admins are told when no Matrix homeserver answered: one sentence for refused, timed out, DNS, TLS and
+ * "something else answers there" alike, so a managed server's URL cannot be used to map hosts and ports. The cause
+ * is in the portal log (docs/portal.md "Outbound calls").
+ */
+export const NO_HOMESERVER = "No Matrix homeserver answered at this server's internal URL (the cause is in the portal log)";
+
+const noHomeserver = () => new HttpError(502, NO_HOMESERVER, "HOMESERVER_UNREACHABLE");
+
+/** Why the outbound rules refused a call, for admins: it depends on the portal's configuration, not on the network. */
+export const deniedMessage = (error: HomeserverUnreachable) =>
+  `The portal's outbound rules refuse this server's internal URL: ${error.message}`;
+
+/** An unreachable homeserver, for admin callers: refused by the outbound rules, or the one generic sentence. */
 export function unreachable(error: HomeserverUnreachable): HttpError {
-  return error.timedOut
-    ? new HttpError(504, "The homeserver did not answer in time", "HOMESERVER_TIMEOUT")
-    : new HttpError(502, `The homeserver could not be reached (${error.message})`, "HOMESERVER_UNREACHABLE");
+  return error.kind === "denied" ? new HttpError(502, deniedMessage(error), "OUTBOUND_DENIED") : noHomeserver();
 }
+
+/** The reason shown beside a failed check (bot tokens, appservices, diagnostics): as {@link unreachable} says it. */
+export const unreachableReason = (error: HomeserverUnreachable) =>
+  error.kind === "denied" ? deniedMessage(error) : NO_HOMESERVER;
 
 /** Runs a homeserver call, turning unreachability into the admin-facing HttpError. */
 export async function reach<T>(call: () => Promise<T>): Promise<T> {

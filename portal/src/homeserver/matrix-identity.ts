@@ -1,4 +1,6 @@
 import { errcodeOf, errorOf, type HomeserverClient, HomeserverUnreachable } from "./homeserver-client.ts";
+import { NO_HOMESERVER, unreachableReason } from "./homeserver-errors.ts";
+import { homeserverPath } from "./homeserver-path.ts";
 
 /** What `GET /_matrix/client/v3/account/whoami` said about a token. */
 export type WhoamiOutcome =
@@ -17,17 +19,19 @@ export async function whoami(client: HomeserverClient): Promise<WhoamiOutcome> {
     const response = await client.call("GET", "/_matrix/client/v3/account/whoami", { admin: true });
     if (response.status === 200 && typeof response.body.user_id === "string")
       return { kind: "ok", userId: response.body.user_id };
-    if (response.status >= 400 && response.status < 500 && response.json) {
+    const errcode = errcodeOf(response);
+    if (response.status >= 400 && response.status < 500 && errcode !== undefined) {
       return {
         kind: "refused",
         status: response.status,
-        errcode: errcodeOf(response) ?? "M_UNKNOWN",
+        errcode,
         message: errorOf(response) ?? `HTTP ${response.status}`,
       };
     }
-    return { kind: "unreachable", reason: `HTTP ${response.status}` };
+    // A 5xx or a non-Matrix answer: which one it was stays out of admin answers (homeserver-errors.ts).
+    return { kind: "unreachable", reason: NO_HOMESERVER };
   } catch (error) {
-    if (error instanceof HomeserverUnreachable) return { kind: "unreachable", reason: error.message };
+    if (error instanceof HomeserverUnreachable) return { kind: "unreachable", reason: unreachableReason(error) };
     throw error;
   }
 }
@@ -46,14 +50,14 @@ export async function setProfileField(
   value: string,
 ): Promise<ProfileFieldOutcome> {
   try {
-    const response = await client.call("PUT", `/_matrix/client/v3/profile/${encodeURIComponent(userId)}/${field}`, {
+    const response = await client.call("PUT", homeserverPath`/_matrix/client/v3/profile/${userId}/${field}`, {
       admin: true,
       body: { [field]: value },
     });
     if (response.status === 200) return "ok";
-    return `failed: ${errcodeOf(response) ?? `HTTP ${response.status}`}`;
+    return `failed: ${errcodeOf(response) ?? NO_HOMESERVER}`;
   } catch (error) {
-    if (error instanceof HomeserverUnreachable) return `failed: homeserver unreachable (${error.message})`;
+    if (error instanceof HomeserverUnreachable) return `failed: ${unreachableReason(error)}`;
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import type { HomeserverClient } from "./homeserver-client.ts";
 import { adminCallFailed, reach } from "./homeserver-errors.ts";
+import { homeserverPath } from "./homeserver-path.ts";
 
 /** A registration token as Synapse's admin API returns it (`expiry_time` in ms since the epoch). */
 export interface HomeserverToken {
@@ -12,7 +13,7 @@ export interface HomeserverToken {
 
 const WHAT = "the registration-token admin API";
 const PATH = "/_synapse/admin/v1/registration_tokens";
-const tokenPath = (token: string) => `${PATH}/${encodeURIComponent(token)}`;
+const tokenPath = (token: string) => homeserverPath`/_synapse/admin/v1/registration_tokens/${token}`;
 
 function asToken(value: unknown): HomeserverToken {
   const row = (value ?? {}) as Record<string, unknown>;

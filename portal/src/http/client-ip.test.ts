@@ -5,8 +5,13 @@ import { isAddressOrRange } from "../config.ts";
 import { createOriginResolver, normalizeIp, type RequestOrigin } from "./client-ip.ts";
 
 /** Resolves one request as if it came from `peer` over a socket (the env @hono/node-server provides). */
-async function resolve(trusted: string[], peer: string, headers: Record<string, string> = {}, url = "http://portal.test/x") {
-  const originOf = createOriginResolver(trusted);
+async function resolve(
+  trusted: string[],
+  peer: string,
+  headers: Record<string, string> = {},
+  url = "http://portal.test/x",
+  originOf = createOriginResolver(trusted),
+) {
   let seen: RequestOrigin | undefined;
   const app = new Hono().get("/x", (c) => {
     seen = originOf(c);
@@ -39,6 +44,20 @@ describe("client IP and origin", () => {
   it("stops at a malformed hop and keeps the last address it could trust", async () => {
     const origin = await resolve(["127.0.0.1"], "127.0.0.1", { "x-forwarded-for": "not-an-ip" });
     assert.equal(origin.ip, "127.0.0.1");
+  });
+
+  it("reports the first request with a forwarding header from an untrusted peer, once", async () => {
+    const reports: string[] = [];
+    const originOf = createOriginResolver(["10.0.0.0/8"], (peer, header) => reports.push(`${peer} ${header}`));
+    const from = (peer: string, headers: Record<string, string> = {}) => resolve([], peer, headers, undefined, originOf);
+    await from("203.0.113.9");
+    await from("10.1.2.3", { "x-forwarded-for": "198.51.100.1" });
+    assert.deepEqual(reports, [], "direct requests and trusted proxies are fine");
+    const origin = await from("::ffff:192.0.2.7", { forwarded: "for=198.51.100.2" });
+    assert.equal(origin.ip, "192.0.2.7", "the header is still ignored");
+    await from("192.0.2.7", { "x-forwarded-for": "198.51.100.3" });
+    await from("192.0.2.8", { "x-real-ip": "198.51.100.4" });
+    assert.deepEqual(reports, ["192.0.2.7 forwarded"]);
   });
 
   it("normalises IPv4-mapped IPv6 addresses", () => {

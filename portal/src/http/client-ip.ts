@@ -1,6 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import type { Logger } from "../../../lib/logger.ts";
 
 /** Where a request came from, after the trusted-proxy rules. */
 export interface RequestOrigin {
@@ -29,17 +30,39 @@ function toBlockList(entries: readonly string[]): BlockList {
   return list;
 }
 
+/** The headers a reverse proxy adds to name the client; their presence says a request came through one. */
+const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip"];
+
+/**
+ * The warning for the first request that came through a proxy PORTAL_TRUSTED_PROXIES does not list. The portal can
+ * only see this when requests arrive, so it says it once then, rather than at start.
+ */
+export function warnUntrustedProxy(log: Logger): (peer: string, header: string) => void {
+  return (peer, header) =>
+    log.warn(
+      { peer, header, setting: "PORTAL_TRUSTED_PROXIES" },
+      `requests arrive through a proxy that is not trusted: ${peer} sends ${header}, which the portal ignores, so every ` +
+        "client behind it shares that one address for the per-address limits (login, sign-up). If it is your reverse " +
+        "proxy, add it to PORTAL_TRUSTED_PROXIES. (Logged once.)",
+    );
+}
+
 /**
  * Resolves the client of each request. `X-Forwarded-*` headers are honoured only when the socket peer is in
  * `trustedProxies` (PORTAL_TRUSTED_PROXIES); otherwise anyone could pick their own IP and dodge the rate limits.
  * `X-Forwarded-For` is read from the right: trusted hops are skipped and the first other address is the client.
+ * `onUntrustedProxy` is called once, for the first request with a forwarding header from a peer not trusted.
  */
-export function createOriginResolver(trustedProxies: readonly string[]): (c: Context) => RequestOrigin {
+export function createOriginResolver(
+  trustedProxies: readonly string[],
+  onUntrustedProxy?: (peer: string, header: string) => void,
+): (c: Context) => RequestOrigin {
   const trusted = toBlockList(trustedProxies);
   const isTrusted = (ip: string) => {
     const family = isIP(ip);
     return family !== 0 && trusted.check(ip, family === 6 ? "ipv6" : "ipv4");
   };
+  let watching = onUntrustedProxy !== undefined;
   return (c) => {
     let peer = "unknown";
     try {
@@ -49,7 +72,14 @@ export function createOriginResolver(trustedProxies: readonly string[]): (c: Con
     }
     const host = (c.req.header("host") ?? "").toLowerCase();
     const secure = new URL(c.req.url).protocol === "https:";
-    if (!isTrusted(peer)) return { ip: peer, host, secure };
+    if (!isTrusted(peer)) {
+      const header = watching ? FORWARDING_HEADERS.find((name) => c.req.header(name) !== undefined) : undefined;
+      if (header !== undefined) {
+        watching = false;
+        onUntrustedProxy?.(peer, header);
+      }
+      return { ip: peer, host, secure };
+    }
 
     let ip = peer;
     const hops = (c.req.header("x-forwarded-for") ?? "").split(",").map((hop) => normalizeIp(hop.trim()));

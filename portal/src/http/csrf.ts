@@ -1,20 +1,11 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { HttpError } from "../../../lib/http-error.ts";
+import { originHost } from "../../../lib/same-origin.ts";
 import { SESSION_COOKIE } from "../auth/session-cookie.ts";
 import type { PortalEnv } from "./env.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/** `host[:port]` of an absolute URL, lower-cased; undefined for `null` origins and garbage. */
-function hostOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.host.toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * CSRF defence for cookie-authenticated writes, next to the SameSite=Strict cookie: on unsafe methods the
@@ -35,7 +26,7 @@ export function csrfGuard(): MiddlewareHandler<PortalEnv> {
       }
       return next();
     }
-    const host = hostOf(claimed);
+    const host = originHost(claimed);
     if (host === undefined || host !== c.var.origin.host) {
       throw new HttpError(403, "Cross-site request refused: Origin does not match Host", "FORBIDDEN");
     }

@@ -1,5 +1,6 @@
 import { generateKeyPair, randomBytes, randomUUID } from "node:crypto";
 import { promisify } from "node:util";
+import * as v from "valibot";
 import { badRequest, HttpError } from "../../../lib/http-error.ts";
 import { type SecretBox, SecretBoxError } from "../crypto/secret-box.ts";
 import type { CatalogEntry, SecretGenerator, SecretSpec } from "./catalog/types.ts";
@@ -20,6 +21,27 @@ export interface SecretRecord {
 /** The secrets a configuration needs (those with a `when` that does not hold are left out). */
 export const applicableSecrets = (entry: CatalogEntry, config: Record<string, unknown>) =>
   entry.secrets.filter((spec) => spec.when === undefined || spec.when(config));
+
+/** The longest secret key accepted (docs/portal.md, Integrations). */
+export const SECRET_KEY_MAX_LENGTH = 128;
+
+/**
+ * Control characters, invisible format characters (bidi overrides, zero-width joiners), lone surrogates and line
+ * separators: they would make two different keys look alike in the console or break the line a key is shown on.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+
+/**
+ * The `key` of `POST /api/admin/integrations/:id/secrets`. The spec only says "`key` string", so any reasonable name
+ * is accepted (`api_hash`, `API_HASH`, `bridge.token`...): trimmed, 1-128 characters, nothing unprintable.
+ */
+export const SecretKeyField = v.pipe(
+  v.string("key must be a string"),
+  v.trim(),
+  v.nonEmpty("key is required"),
+  v.maxLength(SECRET_KEY_MAX_LENGTH, `key must be at most ${SECRET_KEY_MAX_LENGTH} characters`),
+  v.check((key) => !UNPRINTABLE.test(key), "key must not contain control or invisible formatting characters"),
+);
 
 /** The environment-variable style name of a required input, for the diagnostics' `envVars*` lists. */
 export const envName = (entry: CatalogEntry, spec: SecretSpec) =>
@@ -99,12 +121,22 @@ export function toSecretRecord(row: SecretRow): SecretRecord {
 }
 
 /**
+ * The secret a key names: the entry's secret with that key, or the one the diagnostics list under that
+ * environment-style name (`envVarsMissing`), so a client that fills in what the diagnostics ask for by those names
+ * sets the real input. Undefined for any other key: an admin's own secret, stored but used by no generated file.
+ */
+export const findSecretSpec = (entry: CatalogEntry, key: string): SecretSpec | undefined =>
+  entry.secrets.find((spec) => spec.key === key) ?? entry.secrets.find((spec) => envName(entry, spec) === key);
+
+/**
  * What a secret value may contain, by where it goes: a PEM key may span lines; appservice tokens are bearer tokens
  * (visible ASCII, 16-512); everything else is one line without control characters, and values that travel through
- * secrets.env must not contain a single quote (the file quotes with them).
+ * secrets.env must not contain a single quote (the file quotes with them). An admin's own secret (no spec) goes into
+ * no file, so only its length is checked.
  */
-export function checkSecretValue(spec: SecretSpec, value: string): void {
+export function checkSecretValue(spec: SecretSpec | undefined, value: string): void {
   if (value.length === 0 || value.length > 20_000) throw badRequest("value must be 1-20000 characters");
+  if (spec === undefined) return;
   if (spec.generate === "rsa4096") {
     if (!/^-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVATE KEY-----\s*$/.test(value)) {
       throw badRequest(`${spec.key} must be a PEM private key`);

@@ -8,6 +8,7 @@ import type { PortalEnv } from "../http/env.ts";
 import { objectMessage } from "../schema-messages.ts";
 import { ServerIdQuery } from "../servers/servers.schema.ts";
 import { INTEGRATION_TYPES } from "./catalog/types.ts";
+import { SecretKeyField } from "./integration-secrets.ts";
 
 const ServerId = v.pipe(v.string(), v.nonEmpty("serverId must not be empty"), v.maxLength(100));
 const ConfigObject = JsonConfig("config");
@@ -40,12 +41,7 @@ const ActionBody = v.strictObject(
 );
 const SecretBody = v.strictObject(
   {
-    key: v.pipe(
-      v.string("key must be a string"),
-      v.nonEmpty("key is required"),
-      v.maxLength(100),
-      v.regex(/^[a-z0-9_.-]+$/, "key has an invalid format"),
-    ),
+    key: SecretKeyField,
     value: v.pipe(
       v.string("value must be a string"),
       v.nonEmpty("value is required"),

@@ -14,7 +14,13 @@ import { applyConfigChange, defaultConfig } from "./config-schema.ts";
 import { type CapabilityProbe, canManage, type DeploymentCapabilities } from "./deployment-environment.ts";
 import type { FileManifestEntry, IntegrationFiles } from "./integration-files.ts";
 import { type IntegrationDiagnostics, IntegrationHealthChecks } from "./integration-health.ts";
-import { checkSecretValue, IntegrationSecrets, type SecretRecord, toSecretRecord } from "./integration-secrets.ts";
+import {
+  checkSecretValue,
+  findSecretSpec,
+  IntegrationSecrets,
+  type SecretRecord,
+  toSecretRecord,
+} from "./integration-secrets.ts";
 import { type IntegrationRecord, IntegrationViews } from "./integration-views.ts";
 import { type IntegrationRow, type IntegrationsRepository, parseColumn } from "./integrations.repository.ts";
 
@@ -210,21 +216,19 @@ export class IntegrationsService {
   }
 
   /**
-   * Sets a secret the entry knows (400 for other keys); the same key again replaces (rotates) it. The value is
-   * sealed; the files are regenerated with it. A new `as_token` must be unique on the server (409).
+   * Sets a secret; the same key again replaces (rotates) it. A key the entry knows (or its environment-style name)
+   * sets that input and the files are regenerated with it; any other key is the admin's own secret, kept sealed
+   * but used by no generated file (the spec's `key` is any string). A new `as_token` must be unique on the server (409).
    */
   async setSecret(id: string, input: { key: string; value: string }, actor: AuditActor) {
     const { row, server, entry } = await this.require(id);
-    const spec = entry.secrets.find((candidate) => candidate.key === input.key);
-    if (!spec) {
-      const known = entry.secrets.map((candidate) => candidate.key);
-      throw badRequest(`${entry.name} has no secret ${input.key}${known.length ? `; its secrets are ${known.join(", ")}` : ""}`);
-    }
+    const spec = findSecretSpec(entry, input.key);
+    const key = spec?.key ?? input.key;
     checkSecretValue(spec, input.value);
     const nowIso = this.isoNow();
-    const secretRow = this.secrets.sealedRow(id, spec.key, input.value, false, nowIso);
+    const secretRow = this.secrets.sealedRow(id, key, input.value, false, nowIso);
     const result = await this.repository
-      .upsertSecret(secretRow, spec.key === "as_token" ? sha256(input.value) : undefined)
+      .upsertSecret(secretRow, key === "as_token" ? sha256(input.value) : undefined)
       .catch((error) => {
         if (uniqueViolation(error) === "as_token_hash")
           throw conflict("Another integration on this server already uses this as_token");
@@ -235,7 +239,7 @@ export class IntegrationsService {
       action: "integration.secret.rotated",
       serverId: row.server_id,
       target: id,
-      detail: { key: spec.key, rotated: result.rotated },
+      detail: { key, rotated: result.rotated },
     });
     return { secret: toSecretRecord(result.secret), rotated: result.rotated };
   }
@@ -296,7 +300,10 @@ export class IntegrationsService {
   ): Promise<void> {
     const secrets = known ?? (await this.secrets.open(row.id));
     const generated = entry.generate(this.views.generationContext(row, server, (key) => secrets.get(key)));
-    const values = [...secrets.values()].filter((value) => value.length >= 8);
+    // Only the entry's own secrets can reach a file; an admin's own secret may well equal some harmless text.
+    const values = entry.secrets
+      .map((spec) => secrets.get(spec.key))
+      .filter((value): value is string => value !== undefined && value.length >= 8);
     for (const file of generated) {
       if (!file.containsSecrets && values.some((value) => file.content.includes(value))) {
         throw new Error(`generator bug: ${entry.id}/${file.name} is not marked as holding secrets but contains one`);

@@ -73,14 +73,15 @@ function describeWait(seconds: number): string {
   return `${minutes} minutes`;
 }
 
-/** The portal's limits (docs/portal.md). Registration's is the spec's default; the others are the portal's choice. */
+/**
+ * The portal's limits (docs/portal.md). Registration's is the spec's default; the others are the portal's choice.
+ * Login has its own (login-limits.ts: per account with backoff, per address, per device cookie).
+ */
 export const RATE_LIMITS = {
   registration: { limit: 15, windowMs: 15 * 60_000 },
   tokenValidation: { limit: 30, windowMs: 15 * 60_000 },
   /** The sign-up page's live hint asks once per pause in typing; 60 leaves room for many tries. */
   usernameCheck: { limit: 60, windowMs: 15 * 60_000 },
-  loginPerIp: { limit: 20, windowMs: 15 * 60_000 },
-  loginFailuresPerEmail: { limit: 5, windowMs: 15 * 60_000 },
 } as const satisfies Record<string, RateLimitRule>;
 
 /** One limiter per purpose, owned by the portal context. */
@@ -88,8 +89,6 @@ export interface PortalLimiters {
   readonly registration: RateLimiter;
   readonly tokenValidation: RateLimiter;
   readonly usernameCheck: RateLimiter;
-  readonly loginPerIp: RateLimiter;
-  readonly loginFailuresPerEmail: RateLimiter;
 }
 
 export function createLimiters(now: () => number): PortalLimiters {
@@ -97,7 +96,5 @@ export function createLimiters(now: () => number): PortalLimiters {
     registration: new RateLimiter(RATE_LIMITS.registration, now),
     tokenValidation: new RateLimiter(RATE_LIMITS.tokenValidation, now),
     usernameCheck: new RateLimiter(RATE_LIMITS.usernameCheck, now),
-    loginPerIp: new RateLimiter(RATE_LIMITS.loginPerIp, now),
-    loginFailuresPerEmail: new RateLimiter(RATE_LIMITS.loginFailuresPerEmail, now),
   };
 }

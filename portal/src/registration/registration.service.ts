@@ -2,6 +2,7 @@ import { HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { HomeserverConnector } from "../homeserver/connector.ts";
 import { HomeserverUnreachable } from "../homeserver/homeserver-client.ts";
+import { homeserverPath } from "../homeserver/homeserver-path.ts";
 import { RegistrationTokensApi } from "../homeserver/registration-tokens-api.ts";
 import { type PortalLimiters, tooManyRequests } from "../rate-limit/rate-limiter.ts";
 import type { ServerResolver } from "../servers/server-resolver.ts";
@@ -15,7 +16,11 @@ import { homeserverUnavailable, tokenRefused } from "./sign-up-errors.ts";
 import { registerAccount } from "./uia-driver.ts";
 import { checkUsername, MAX_USER_ID, type UsernameVerdict } from "./username-availability.ts";
 
-const TOKEN_SYNTAX = /^[A-Za-z0-9._~-]{1,64}$/;
+/**
+ * Synapse's registration-token alphabet; `.` and `..` also fit it but, as a path segment, would resolve to another
+ * admin endpoint (issue 16 item 6): no homeserver call is made for them.
+ */
+const TOKEN_SYNTAX = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,64}$/;
 
 const REFUSALS = {
   disabled: "This registration token has been disabled.",
@@ -151,7 +156,7 @@ export class RegistrationService {
     try {
       const response = await this.connector
         .client(server)
-        .call("PUT", `/_matrix/client/v3/profile/${encodeURIComponent(userId)}/displayname`, {
+        .call("PUT", homeserverPath`/_matrix/client/v3/profile/${userId}/displayname`, {
           admin: true,
           body: { displayname: displayName },
         });

@@ -66,6 +66,17 @@ export class ServersRepository {
     return this.find(id);
   }
 
+  /**
+   * Updates a server only if its internal URL is still `internalUrl` (one statement): a change checked against the
+   * stored URL cannot land on a URL another request set meanwhile. Undefined when nothing was updated.
+   */
+  async updateAt(id: string, internalUrl: string, changes: ServerChanges): Promise<ServerRow | undefined> {
+    const result = await this.writes.around(() =>
+      this.db.updateTable("servers").set(changes).where("id", "=", id).where("internal_url", "=", internalUrl).executeTakeFirst(),
+    );
+    return Number(result.numUpdatedRows) > 0 ? this.find(id) : undefined;
+  }
+
   /** Makes `id` the one default server; returns the previous default's id. */
   setDefault(id: string, updatedAt: string): Promise<string | undefined> {
     return this.writes.around(() =>

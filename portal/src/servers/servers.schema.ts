@@ -92,7 +92,10 @@ export const REGISTRATION_MODES = ["token", "closed"] as const;
 /** `managedMode`: how integrations are deployed for this server, as the integration `deploymentMode` values. */
 export const MANAGED_MODES = ["managed", "guided"] as const;
 
-/** `PUT /api/admin/servers/:id`: any subset; `null` clears an optional field; the admin token only via rotate_token. */
+/**
+ * `PUT /api/admin/servers/:id`: any subset; `null` clears an optional field. The admin token changes here only with
+ * `internalUrl` (a new host needs its token, see ServersService.update); on its own through rotate_token.
+ */
 export const UpdateServerBody = v.pipe(
   v.strictObject(
     {
@@ -107,11 +110,18 @@ export const UpdateServerBody = v.pipe(
       brandingProfileId: v.optional(fields.brandingProfileId),
       registrationMode: v.optional(v.nullable(v.picklist(REGISTRATION_MODES, "registrationMode must be token, closed or null"))),
       managedMode: v.optional(v.nullable(v.picklist(MANAGED_MODES, "managedMode must be managed, guided or null"))),
-      adminToken: v.optional(v.never("adminToken cannot be changed here: use PATCH with action rotate_token")),
+      adminToken: v.optional(AdminToken),
     },
     objectMessage,
   ),
   v.check((body) => Object.keys(body).length > 0, "the body names no field to update"),
+  v.forward(
+    v.check(
+      (body) => body.adminToken === undefined || body.internalUrl !== undefined,
+      "adminToken is changed here only together with internalUrl: use PATCH with action rotate_token",
+    ),
+    ["adminToken"],
+  ),
 );
 export type UpdateServerInput = v.InferOutput<typeof UpdateServerBody>;
 

@@ -22,6 +22,9 @@ const FIELD_COLUMNS = {
   managedMode: "managed_mode",
 } as const satisfies Record<string, keyof ServerChanges>;
 
+/** Same scheme, host and port (default ports included): where the admin token may keep going. */
+const sameOrigin = (a: string, b: string) => new URL(a).origin === new URL(b).origin;
+
 /** A UNIQUE violation on slug or public domain, as the 409 the admin should see. */
 function asConflict(error: unknown): never {
   const column = uniqueViolation(error);
@@ -64,6 +67,7 @@ export class ServersService {
 
   /** Creates a server as a disabled draft; the first server becomes the default. */
   async create(input: CreateServerInput, actor: AuditActor): Promise<ServerRecord> {
+    this.connector.assertAllowedUrl(input.internalUrl);
     await this.assertBranding(input.brandingProfileId);
     const id = randomUUID();
     const nowIso = this.isoNow();
@@ -100,10 +104,26 @@ export class ServersService {
     return toServerRecord(row);
   }
 
+  /**
+   * Changes fields. The stored admin token is only ever sent to the origin it was given for: an `internalUrl` on
+   * another scheme, host or port needs `adminToken` too (400 `ADMIN_TOKEN_REQUIRED` otherwise, nothing changed),
+   * and the new token replaces the old one (audited as a rotation as well).
+   */
   async update(id: string, input: UpdateServerInput, actor: AuditActor): Promise<ServerRecord> {
-    await this.requireRow(id);
+    const current = await this.requireRow(id);
+    if (input.internalUrl !== undefined) {
+      this.connector.assertAllowedUrl(input.internalUrl);
+      if (input.adminToken === undefined && !sameOrigin(input.internalUrl, current.internal_url)) {
+        throw new HttpError(
+          400,
+          "The new internal URL is on another host (scheme, host or port): give that homeserver's admin token with it (adminToken). The stored token is never sent to a new host.",
+          "ADMIN_TOKEN_REQUIRED",
+        );
+      }
+    }
     await this.assertBranding(input.brandingProfileId);
-    const changes: ServerChanges = { updated_at: this.isoNow() };
+    const updatedAt = this.isoNow();
+    const changes: ServerChanges = { updated_at: updatedAt };
     const fields: string[] = [];
     for (const [field, column] of Object.entries(FIELD_COLUMNS)) {
       const value = input[field as keyof typeof FIELD_COLUMNS];
@@ -111,9 +131,25 @@ export class ServersService {
       (changes as Record<string, unknown>)[column] = value;
       fields.push(field);
     }
-    const row = await this.repository.update(id, changes).catch(asConflict);
-    if (!row) throw notFound(`No managed server with id ${id}`);
+    if (input.adminToken !== undefined) {
+      changes.admin_token_enc = this.connector.sealAdminToken(id, input.adminToken);
+      changes.token_rotated_at = updatedAt;
+      fields.push("adminToken");
+    }
+    const row = await this.repository.updateAt(id, current.internal_url, changes).catch(asConflict);
+    if (!row) {
+      await this.requireRow(id);
+      throw conflict("The server's internal URL changed meanwhile: reload it and try again");
+    }
     await this.audit.record(actor, { action: "server.updated", serverId: id, target: id, detail: { fields } });
+    if (input.adminToken !== undefined) {
+      await this.audit.record(actor, {
+        action: "server.token.rotated",
+        serverId: id,
+        target: id,
+        detail: { origin: new URL(row.internal_url).origin },
+      });
+    }
     return toServerRecord(row);
   }
 

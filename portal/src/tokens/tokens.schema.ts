@@ -1,13 +1,17 @@
 import * as v from "valibot";
 import { objectMessage } from "../schema-messages.ts";
 
-/** Synapse's token alphabet; `new` is refused because Synapse routes GET/PUT/DELETE of `…/new` to the create servlet. */
+/**
+ * Synapse's token alphabet. `new` is refused because Synapse routes GET/PUT/DELETE of `…/new` to the create servlet;
+ * `.` and `..` because in a URL they are no segment at all (`…/registration_tokens/..` is `/_synapse/admin/v1/`).
+ */
 export const TokenString = v.pipe(
   v.string("token must be a string"),
   v.nonEmpty("token must not be empty"),
   v.maxLength(64, "token must be at most 64 characters"),
   v.regex(/^[A-Za-z0-9._~-]+$/, "token may only contain A-Z, a-z, 0-9 and . _ ~ -"),
   v.check((token) => token !== "new", 'token must not be "new" (Synapse cannot manage a token with that name)'),
+  v.check((token) => token !== "." && token !== "..", 'token must not be "." or ".." (they cannot be used in a URL)'),
 );
 
 /** `uses_allowed`: a whole number ≥ 1, or null for unlimited. 0 is refused: it is the disable switch (PATCH). */

@@ -27,17 +27,20 @@ export async function startIngressProxy(
     if (url === prefix) return "/";
     return url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : undefined;
   };
+  // Like Home Assistant's proxies: the browser's headers go on unchanged, Host and Origin included (the hub's CSRF
+  // check compares them), plus X-Ingress-Path, X-Forwarded-Host and X-Forwarded-For.
   const headersFor = (raw: string[]): Record<string, string | string[]> => {
     const headers: Record<string, string | string[]> = {};
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!.toLowerCase();
-      if (name === "host" || name === "x-ingress-path") continue;
+      if (name === "x-ingress-path") continue;
       const value = raw[i + 1]!;
       const existing = headers[name];
       headers[name] = existing === undefined ? value : ([] as string[]).concat(existing, value);
     }
-    headers.host = `127.0.0.1:${targetPort}`;
     headers["x-ingress-path"] = prefix;
+    headers["x-forwarded-host"] ??= headers.host ?? "";
+    headers["x-forwarded-for"] = "127.0.0.1";
     return headers;
   };
 

@@ -78,13 +78,12 @@ interface Waiter {
 
 export class ChipController {
   readonly #child: ChildProcess;
+  readonly #log: NodeJS.WritableStream;
   readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; op: string }>();
   readonly #events: ChipEvent[] = [];
   readonly #waiters = new Set<Waiter>();
   #nextId = 1;
   readonly #exited: Promise<number | null>;
-
-  readonly #log: NodeJS.WritableStream;
 
   private constructor(child: ChildProcess, log: NodeJS.WritableStream) {
     this.#child = child;
@@ -110,8 +109,10 @@ export class ChipController {
       // The SDK keeps its KVS in the working directory's /tmp files and /data (bind-mounted per run: netns.sh).
       cwd: paths.artifacts,
     });
+    // The SDK's native log and Python's logging both arrive on stderr (chip_driver.py moves fd 1 there); stdout
+    // lines that are not JSON go to the same file, so it stays open when stderr ends.
     const log = createWriteStream(join(paths.artifacts, `${options.logName}.chip.log`));
-    child.stderr?.pipe(log);
+    child.stderr?.pipe(log, { end: false });
     const controller = new ChipController(child, log);
     await controller.waitFor((event) => event.event === "ready", 60_000);
     await controller.call("init", {
@@ -127,7 +128,7 @@ export class ChipController {
     try {
       message = JSON.parse(line);
     } catch {
-      this.#log.write(`${line}\n`); // the SDK's native log, printed on stdout
+      this.#log.write(`${line}\n`); // printed on the JSON channel by something other than emit(): kept for the log
       return;
     }
     if (message.id !== undefined) {
@@ -184,7 +185,8 @@ export class ChipController {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters.delete(waiter);
-        reject(new Error(`no matching controller event within ${timeoutMs} ms`));
+        const recent = this.#events.slice(Math.max(since, this.#events.length - 8)).map((event) => JSON.stringify(event));
+        reject(new Error(`no matching controller event within ${timeoutMs} ms; the last ones: ${recent.join(" ") || "none"}`));
       }, timeoutMs);
       const waiter: Waiter = {
         match,

@@ -92,6 +92,9 @@ export const A = {
     rotated: "Admin token replaced",
     tokenWriteOnly: "The stored token is write-only: it is never shown, only replaced.",
     tokenOnDetail: "The admin token is replaced on the server's page.",
+    movedAdminToken: "Admin access token for the new URL",
+    movedAdminTokenHint:
+      "The internal URL now points at another host (scheme, host or port): the stored token is never sent there. Give a server admin's token for it.",
     notes: "Notes",
     publicDomain: "Public domain",
     publicDomainHint: "Optional: a domain that opens this server's sign-up page (e.g. join.example.org).",
@@ -501,7 +504,7 @@ export const A = {
     setAt: (when: string) => `set ${when}`,
     secretKey: "Key",
     secretValue: "Value",
-    keyRule: "Lower-case letters, digits and _ . -",
+    keyRule: "At most 128 characters",
     setSecret: "Set secret",
     deleteSecretTitle: (key: string) => `Delete the secret ${key}?`,
     deleteSecretText: "The value is deleted; the files are regenerated without it.",

@@ -83,7 +83,9 @@ export function IntegrationSecrets({
   const [key, setKey] = useState(specs.find((spec) => !spec.generated)?.key ?? specs[0]?.key ?? "");
   const [value, setValue] = useState("");
   const [busy, setBusy] = useState(false);
-  const keyError = key && !/^[a-z0-9_.-]+$/.test(key) ? A.integrations.keyRule : null;
+  // The server's rule (any printable name up to 128 characters, docs/portal.md) decides; the form only flags what is
+  // visibly too long, and shows the server's 400 for the rest.
+  const keyError = key.trim().length > 128 ? A.integrations.keyRule : null;
   const submit = async (event: Event) => {
     event.preventDefault();
     if (!key || !value || keyError) return;

@@ -67,8 +67,20 @@ function valuesOf(server: ServerRecord): Values {
   };
 }
 
-/** Client-side checks mirroring the API's (servers.schema.ts); the API's answer is shown too when it refuses. */
-function problems(values: Values, creating: boolean): Partial<Record<keyof Values, string>> {
+/** Scheme, host and port of a URL as typed; undefined while it is not a URL yet. */
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Client-side checks mirroring the API's (servers.schema.ts); the API's answer is shown too when it refuses.
+ * `needsToken`: creating, or moving the internal URL to another origin (the API asks for the token again then).
+ */
+function problems(values: Values, needsToken: boolean): Partial<Record<keyof Values, string>> {
   const found: Partial<Record<keyof Values, string>> = {};
   if (!values.name.trim()) found.name = A.form.required;
   if (!/^[a-z0-9-]+$/.test(values.slug)) found.slug = A.servers.slugRule;
@@ -76,7 +88,7 @@ function problems(values: Values, creating: boolean): Partial<Record<keyof Value
   for (const key of ["internalUrl", "publicUrl"] as const) {
     if (!/^https?:\/\/\S+$/i.test(values[key].trim())) found[key] = A.servers.urlRule;
   }
-  if (creating && !values.adminToken.trim()) found.adminToken = A.form.required;
+  if (needsToken && !values.adminToken.trim()) found.adminToken = A.form.required;
   if (values.routePrefix && !/^(\/[A-Za-z0-9._~-]+)+$/.test(values.routePrefix)) found.routePrefix = A.servers.routePrefixRule;
   return found;
 }
@@ -99,7 +111,11 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
   if (!creating && existing.error) return <ErrorMessage error={existing.error} onRetry={() => existing.reload()} />;
   if (!creating && !existing.data) return <Loading />;
 
-  const found = submitted ? problems(values, creating) : {};
+  // The stored admin token only goes to the origin it was given for: a URL on another host needs that host's token.
+  const storedOrigin = existing.data ? originOf(existing.data.internalUrl) : undefined;
+  const typedOrigin = originOf(values.internalUrl);
+  const moved = !creating && typedOrigin !== undefined && typedOrigin !== storedOrigin;
+  const found = submitted ? problems(values, creating || moved) : {};
   const set = (key: keyof Values) => (event: Event) => {
     const value = (event.currentTarget as HTMLInputElement).value;
     setValues((previous) => {
@@ -113,7 +129,7 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     setSubmitted(true);
-    if (Object.keys(problems(values, creating)).length > 0) return;
+    if (Object.keys(problems(values, creating || moved)).length > 0) return;
     setBusy(true);
     setError(null);
     try {
@@ -140,6 +156,7 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
           if (key === "adminToken" || trimmed[key] === before[key]) continue;
           body[key] = (OPTIONAL as readonly string[]).includes(key) && trimmed[key] === "" ? null : trimmed[key];
         }
+        if (moved) body.adminToken = trimmed.adminToken;
         if (Object.keys(body).length === 0) {
           navigate(`/servers/${serverId}`);
           return;
@@ -185,8 +202,12 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
             {text("internalUrl", A.servers.internalUrl, A.servers.internalUrlHint, { type: "url", spellcheck: false })}
             {text("publicUrl", A.servers.publicUrl, A.servers.publicUrlHint, { type: "url", spellcheck: false })}
           </div>
-          {creating ? (
-            <Field label={A.servers.adminToken} hint={A.servers.adminTokenHint} error={found.adminToken}>
+          {creating || moved ? (
+            <Field
+              label={creating ? A.servers.adminToken : A.servers.movedAdminToken}
+              hint={creating ? A.servers.adminTokenHint : A.servers.movedAdminTokenHint}
+              error={found.adminToken}
+            >
               {(control) => (
                 <input
                   {...control}

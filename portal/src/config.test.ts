@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ConfigError } from "../../lib/config-env.ts";
+import { loadPortalConfig } from "./config.ts";
+
+const load = (env: Record<string, string>) => loadPortalConfig({ HA_URL: "http://ha.invalid:8123", ...env }, "/repo");
+
+describe("portal configuration: outbound rules", () => {
+  it("is empty by default (the built-in link-local and metadata refusal needs no variable)", () => {
+    assert.deepEqual(load({}).outbound, { allow: [], deny: [] });
+  });
+
+  it("reads PORTAL_OUTBOUND_ALLOW and PORTAL_OUTBOUND_DENY as comma-separated entries", () => {
+    const config = load({
+      PORTAL_OUTBOUND_ALLOW: " 10.0.0.0/8, synapse.lan ,,*.example.org",
+      PORTAL_OUTBOUND_DENY: "fd00::/8,10.6.6.6",
+    });
+    assert.deepEqual(config.outbound, { allow: ["10.0.0.0/8", "synapse.lan", "*.example.org"], deny: ["fd00::/8", "10.6.6.6"] });
+  });
+
+  it("refuses a malformed entry with one readable line", () => {
+    for (const [name, value] of [
+      ["PORTAL_OUTBOUND_ALLOW", "10.0.0.0/33"],
+      ["PORTAL_OUTBOUND_DENY", "http://169.254.169.254"],
+    ] as const) {
+      assert.throws(
+        () => load({ [name]: value }),
+        (error: unknown) =>
+          error instanceof ConfigError && error.message.includes(`${name} must be a comma-separated list of IP addresses, CIDR`),
+      );
+    }
+  });
+});
