@@ -67,30 +67,21 @@ export function onOffPlan(
 }
 
 /**
- * Transactions of an OnWithRecallGlobalScene, and whether its entity was switched on in it yet. matter.js recalls the
- * global scene, whose OnOff value switches on through on(), then calls on() once more (Matter 1.4 §1.5.7.5 wants
- * the device on afterwards); for HA that would be a second call: a button pressed twice, a script started twice.
+ * Endpoints switched on within a transaction (one command). OnWithRecallGlobalScene recalls the global scene, whose
+ * OnOff value switches on through on(), and then calls on() once more (Matter 1.4 §1.5.7.5 wants the device on
+ * afterwards); for HA a second call would be a button pressed twice, a script started twice.
  */
-const recalls = new WeakMap<object, { switchedOn: boolean }>();
+const switchedOn = new WeakMap<object, WeakSet<object>>();
 
 /** OnOff whose commands call HA; the Lighting feature's timers and scene bookkeeping stay matter.js's. */
 export class HaOnOffServer extends OnOffServer {
   override on() {
-    const recall = recalls.get(this.context.transaction);
-    // Already switched on by the recalled scene in this command: only the state is left to set.
-    if (recall?.switchedOn) return super.on();
-    if (recall) recall.switchedOn = true;
-    return runMerging(this, OnOff.Cluster.id, 0x01, () => this.#switch(true));
-  }
-
-  override async onWithRecallGlobalScene() {
     const transaction = this.context.transaction;
-    recalls.set(transaction, { switchedOn: false });
-    try {
-      await super.onWithRecallGlobalScene();
-    } finally {
-      recalls.delete(transaction);
-    }
+    const endpoints = switchedOn.get(transaction) ?? new WeakSet<object>();
+    // Already switched on earlier in this command: only matter.js's state is left to set.
+    if (endpoints.has(this.endpoint)) return super.on();
+    switchedOn.set(transaction, endpoints.add(this.endpoint));
+    return runMerging(this, OnOff.Cluster.id, 0x01, () => this.#switch(true));
   }
 
   override off() {
