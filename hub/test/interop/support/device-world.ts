@@ -20,7 +20,7 @@ import { LOCK_PIN } from "./appliance-cases.ts";
 import { ChipController } from "./chip-controller.ts";
 import { type DeviceCase, isEntitySource } from "./device-case.ts";
 import { ensurePaaTrustStore, interopNetwork, interopPaths } from "./interop-env.ts";
-import { ALARM_PANEL } from "./plugin-cases.ts";
+import { ALARM_PANEL, CAMERA } from "./plugin-cases.ts";
 
 export const CONTROLLER = "alpha";
 export const NODE = 20;
@@ -32,11 +32,17 @@ const EXTRA_STATES: [string, string, Record<string, unknown>][] = [
   ["input_button.ring_test", "unknown", { friendly_name: "Ring test", editable: true }],
 ];
 
-const PLUGIN_CONFIG: Record<string, Record<string, unknown>> = {
-  security: { sourceAlarmPanel: ALARM_PANEL },
-  "appliance-cloud": { email: EMAIL, password: PASSWORD, device_plug: true, device_puri: true, device_humi: true },
-  camera: { cameras: "camera.front_door" },
-};
+/** The built-in plugins' settings; the appliance plugin shows the cloud devices the rows name (`cid`, `cid-part`). */
+function pluginConfig(rows: readonly DeviceCase[]): Record<string, Record<string, unknown>> {
+  const cids = rows.flatMap((row) =>
+    !isEntitySource(row.source) && row.source.plugin === "appliance-cloud" ? [row.source.device.split("-")[0]] : [],
+  );
+  return {
+    security: { sourceAlarmPanel: ALARM_PANEL },
+    "appliance-cloud": { email: EMAIL, password: PASSWORD, ...Object.fromEntries(cids.map((cid) => [`device_${cid}`, true])) },
+    camera: { cameras: CAMERA },
+  };
+}
 
 export interface DeviceWorld {
   sim: HaSimulator;
@@ -64,7 +70,7 @@ export async function startDeviceWorld(rows: readonly DeviceCase[]): Promise<Dev
   for (const [entityId, state, attributes] of EXTRA_STATES) sim.setState(entityId, state, attributes);
   // The security plugin arms without a code (hub-plugins.md): a panel that wants one would refuse every switch.
   sim.setState(ALARM_PANEL, "disarmed", { code_format: null, code_arm_required: false });
-  sim.addCamera("camera.front_door", { friendlyName: "Front door" });
+  sim.addCamera(CAMERA, { friendlyName: "Front door" });
   const cloud = new SimulatedCloud({ email: EMAIL, password: PASSWORD, devices: ACCOUNT });
   const hub = await createTestHub({
     ha: { url: sim.url, token: "t" },
@@ -100,14 +106,15 @@ export async function startDeviceWorld(rows: readonly DeviceCase[]): Promise<Dev
     }
     const pin = await call("PUT", "/api/lock-credentials/lock.front_door", { pin: LOCK_PIN });
     assert.equal(pin.status, 201, JSON.stringify(pin.body));
+    const settings = pluginConfig(rows);
     const resave = async (plugin: string) => {
       const saved = await call<{ applied: boolean; error: string | null }>("POST", `/api/plugins/${bridge.id}/${plugin}/config`, {
-        config: PLUGIN_CONFIG[plugin],
+        config: settings[plugin],
       });
       assert.equal(saved.status, 200, JSON.stringify(saved.body));
       assert.deepEqual([saved.body.applied, saved.body.error], [true, null], plugin);
     };
-    for (const plugin of Object.keys(PLUGIN_CONFIG)) await resave(plugin);
+    for (const plugin of Object.keys(settings)) await resave(plugin);
 
     const devices = await waitForDevices(call, bridge.id, rows);
     chip = await ChipController.start({ names: [CONTROLLER], storage: `${storage.path}/chip.json`, logName: "device-types" });

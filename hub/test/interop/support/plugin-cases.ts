@@ -1,45 +1,43 @@
 /**
  * Matrix rows for the built-in plugins' devices (hub-plugins.md "Built-in plugins"): the security plugin mirroring
- * the demo home's alarm panel, the appliance cloud plugin on the simulated VeSync-style account, and the camera
- * plugin on a simulated HA camera. Their commands land on the alarm panel, in the cloud, or in HA's camera image.
+ * the demo home's alarm panel and the camera plugin on a simulated HA camera (the appliance cloud plugin's rows are
+ * in appliance-cloud-cases.ts). Their commands land on the alarm panel or in HA's camera image.
  */
-import type { Action, CommandCase, DeviceCase, Effect } from "./device-case.ts";
-import { onOff } from "./device-case.ts";
+import type { DeviceCase } from "./device-case.ts";
+import { NO_LEVEL, pluginOnOff } from "./plugin-onoff.ts";
 
 /** The demo home's alarm panel, which the security plugin mirrors. */
 export const ALARM_PANEL = "alarm_control_panel.home_alarm";
+/** The simulated HA camera the camera plugin shows. */
+export const CAMERA = "camera.front_door";
 
-const offWithEffect: Action = { invoke: "OnOff", command: "OffWithEffect", args: { effectIdentifier: 0, effectVariant: 0 } };
-const onWithRecallGlobalScene: Action = { invoke: "OnOff", command: "OnWithRecallGlobalScene" };
-const onWithTimedOff: Action = {
-  invoke: "OnOff",
-  command: "OnWithTimedOff",
-  args: { onOffControl: 0, onTime: 10, offWaitTime: 0 },
-};
+const MODE_TITLES = { home: "Home", away: "Away", night: "Night", vacation: "Vacation" } as const;
 
 /**
- * The six Lighting OnOff commands of a plugin switch. Plugin devices use matter.js's stock servers and the plugin
- * hears attribute changes, so an OffWithEffect on a switch that is off already changes nothing and calls nothing.
- * `settle` waits for the plugin to have caught up with the source before a command whose effect depends on it.
+ * A mode switch of the security plugin mirroring the panel: on arms the panel in that mode, off disarms it, and the
+ * panel armed in that mode reports the switch on. The commands wait for the plugin's status line of the mode (or of
+ * the disarmed panel) first, as the plugin acts on the panel state it has seen.
  */
-function pluginOnOff(on: Effect, off: Effect, settle?: (mode: "on" | "off") => CommandCase["settle"]): CommandCase[] {
-  const nothing: Effect = { none: "the switch is off already: no change for the plugin to act on" };
-  const steps: [Action, Effect | Effect[], "on" | "off"][] = [
-    [onOff("Off"), off, "on"],
-    [onOff("On"), on, "off"],
-    [onOff("Toggle"), off, "on"],
-    [onWithTimedOff, [on, off], "off"],
-    [offWithEffect, nothing, "off"],
-    [onWithRecallGlobalScene, on, "off"],
-  ];
-  return steps.map(([action, effect, before]) => ({ action, effect, ...(settle ? { settle: settle(before) } : {}) }));
+function securityMode(mode: keyof typeof MODE_TITLES): DeviceCase {
+  const title = MODE_TITLES[mode];
+  const mirroring = (before: "on" | "off") => ({
+    plugin: "security",
+    status: before === "on" ? `mirroring the panel (${title})` : "mirroring the panel",
+  });
+  return {
+    key: "on_off_plugin_unit",
+    variant: `security plugin, ${title} mode switch`,
+    source: { plugin: "security", device: `mode-${mode}` },
+    deviceType: 0x010a,
+    report: { change: { entityId: ALARM_PANEL, state: `armed_${mode}` }, cluster: "OnOff", attribute: "OnOff", expected: true },
+    commands: pluginOnOff(
+      { ha: `alarm_control_panel.alarm_arm_${mode}`, entityId: ALARM_PANEL },
+      { ha: "alarm_control_panel.alarm_disarm", entityId: ALARM_PANEL },
+      { settle: mirroring },
+    ),
+    errors: [NO_LEVEL],
+  };
 }
-
-/** The security plugin's status while it mirrors the panel armed Home (on) or disarmed (off). */
-const mirroring = (mode: "on" | "off") => ({
-  plugin: "security",
-  status: mode === "on" ? "mirroring the panel (Home)" : "mirroring the panel",
-});
 
 /** Arguments for the WebRTC session commands, all for a session id no one has. */
 const SESSION_ARGS = {
@@ -53,30 +51,7 @@ const SESSION_ARGS = {
 
 /** Every built-in plugin needs a row (device-cases.test.ts checks against the plugin list). */
 export const PLUGIN_CASES: DeviceCase[] = [
-  {
-    key: "on_off_plugin_unit",
-    variant: "security plugin, Home mode switch",
-    source: { plugin: "security", device: "mode-home" },
-    deviceType: 0x010a,
-    report: {
-      change: { entityId: ALARM_PANEL, state: "armed_home" },
-      cluster: "OnOff",
-      attribute: "OnOff",
-      expected: true,
-    },
-    commands: pluginOnOff(
-      { ha: "alarm_control_panel.alarm_arm_home", entityId: ALARM_PANEL },
-      { ha: "alarm_control_panel.alarm_disarm", entityId: ALARM_PANEL },
-      mirroring,
-    ),
-    errors: [
-      {
-        label: "MoveToLevel on a switch",
-        action: { invoke: "LevelControl", command: "MoveToLevel", args: { level: 100 } },
-        status: "UnsupportedCluster",
-      },
-    ],
-  },
+  ...(["home", "away", "night", "vacation"] as const).map(securityMode),
   {
     key: "contact_sensor",
     variant: "security plugin, Alarm sensor",
@@ -100,77 +75,9 @@ export const PLUGIN_CASES: DeviceCase[] = [
     notes: "read-only",
   },
   {
-    key: "on_off_plugin_unit",
-    variant: "appliance cloud plugin, smart plug",
-    source: { plugin: "appliance-cloud", device: "plug" },
-    deviceType: 0x010a,
-    report: { change: { cloud: "plug", status: { enabled: true } }, cluster: "OnOff", attribute: "OnOff", expected: true },
-    commands: pluginOnOff(
-      { cloud: "plug", method: "setSwitch", data: { on: true } },
-      { cloud: "plug", method: "setSwitch", data: { on: false } },
-    ),
-    errors: [
-      {
-        label: "MoveToLevel on a plug",
-        action: { invoke: "LevelControl", command: "MoveToLevel", args: { level: 100 } },
-        status: "UnsupportedCluster",
-      },
-    ],
-  },
-  {
-    key: "air_purifier",
-    variant: "appliance cloud plugin, purifier",
-    source: { plugin: "appliance-cloud", device: "puri" },
-    deviceType: 0x002d,
-    report: {
-      change: { cloud: "puri", status: { enabled: true, mode: "manual", level: 3 } },
-      cluster: "FanControl",
-      attribute: "SpeedCurrent",
-      expected: 3,
-    },
-    commands: [
-      ...pluginOnOff(
-        { cloud: "puri", method: "setSwitch", data: { on: true } },
-        { cloud: "puri", method: "setSwitch", data: { on: false } },
-      ),
-      {
-        action: { write: "FanControl", attribute: "SpeedSetting", value: 1 },
-        effect: { cloud: "puri", method: "setLevel", data: { level: 1 } },
-      },
-    ],
-    errors: [
-      {
-        label: "SpeedSetting 4 (above SpeedMax 3)",
-        action: { write: "FanControl", attribute: "SpeedSetting", value: 4 },
-        status: "ConstraintError",
-      },
-    ],
-  },
-  {
-    key: "humidity_sensor",
-    variant: "appliance cloud plugin, humidifier's sensor",
-    source: { plugin: "appliance-cloud", device: "humi-humidity" },
-    deviceType: 0x0307,
-    report: {
-      change: { cloud: "humi", status: { humidity: 52 } },
-      cluster: "RelativeHumidityMeasurement",
-      attribute: "MeasuredValue",
-      expected: 5200,
-    },
-    commands: [],
-    errors: [
-      {
-        label: "write to the read-only MeasuredValue",
-        action: { write: "RelativeHumidityMeasurement", attribute: "MeasuredValue", value: 1 },
-        status: "UnsupportedWrite",
-      },
-    ],
-    notes: "read-only",
-  },
-  {
     key: "camera",
     variant: "camera plugin",
-    source: { plugin: "camera", device: "camera.front_door" },
+    source: { plugin: "camera", device: CAMERA },
     deviceType: 0x0142,
     commands: [
       {
