@@ -190,6 +190,21 @@ describe("Matter bridges end to end (controller ↔ bridge ↔ Home Assistant)",
     }
   });
 
+  it("OnWithRecallGlobalScene after OffWithEffect presses a button once (the recalled scene and the On are one press)", async () => {
+    const button = ep("button.restart_router");
+    await controller.invoke(nodeId, button, "onOff", "on");
+    // While the press still shows on, OffWithEffect stores the global scene (on) and clears GlobalSceneControl.
+    await controller.invoke(nodeId, button, "onOff", "offWithEffect", { effectIdentifier: 0, effectVariant: 0 });
+    sim.clearCalls();
+    await controller.invoke(nodeId, button, "onOff", "onWithRecallGlobalScene");
+    await sim.waitForCall((c) => c.service === "press" && c.entityIds.includes("button.restart_router"), 5000);
+    // A second press would have been sent in the same command, before its answer.
+    assert.deepEqual(
+      sim.calls.map((c) => `${c.domain}.${c.service}`),
+      ["button.press"],
+    );
+  });
+
   it("sets a light's level in one call, and reports HA's state changes to the controller", async () => {
     const data = await expectCall("light", "turn_on", "light.dining_pendant", () =>
       controller.invoke(nodeId, ep("light.dining_pendant"), "levelControl", "moveToLevelWithOnOff", {

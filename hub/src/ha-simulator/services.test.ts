@@ -121,6 +121,27 @@ describe("HA simulator: service effects", () => {
     unsubscribe();
   });
 
+  it("sirens (with their feature bits), remotes and input buttons", async () => {
+    // Not in the demo home: added as an integration would, with a state.
+    sim.setState("siren.hall_siren", "off", { supported_features: 1 | 2, friendly_name: "Hall siren" });
+    sim.setState("siren.turn_on_only", "off", { supported_features: 1 });
+    sim.setState("remote.tv_remote", "off", { supported_features: 0 });
+    sim.setState("input_button.doorbell_test", "unknown", {});
+    await call("siren", "turn_on", "siren.hall_siren", { tone: "fire", volume_level: 0.5, duration: 3 });
+    assert.equal(state("siren.hall_siren")?.state, "on");
+    await call("siren", "toggle", "siren.hall_siren");
+    assert.equal(state("siren.hall_siren")?.state, "off");
+    const refused = await rejection(call("siren", "turn_off", "siren.turn_on_only"));
+    assert.equal(refused.translation_key, "service_not_supported");
+    assert.equal((await rejection(call("siren", "turn_on", "siren.hall_siren", { volume_level: 2 }))).code, "invalid_format");
+    await call("remote", "turn_on", "remote.tv_remote", { activity: "Watch TV" });
+    assert.equal(state("remote.tv_remote")?.state, "on");
+    await call("remote", "turn_off", "remote.tv_remote");
+    assert.equal(state("remote.tv_remote")?.state, "off");
+    await call("input_button", "press", "input_button.doorbell_test");
+    assert.ok(Date.parse(state("input_button.doorbell_test")?.state ?? "") > Date.now() - 5000);
+  });
+
   it("covers and valves with and without positions, tilt, and homeassistant.toggle", async () => {
     await call("cover", "set_cover_position", "cover.living_room_blinds", { position: 20 });
     assert.deepEqual(

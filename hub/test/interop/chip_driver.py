@@ -7,6 +7,8 @@ Request:  {"id": 1, "op": "commission", ...}            one JSON object per line
 Answer:   {"id": 1, "ok": true, "result": ...}          or {"id": 1, "ok": false, "error": {...}}
 Event:    {"event": "report", "controller": "a", "subscription": 3, "node": 10, "endpoint": 2,
            "cluster": "OnOff", "attribute": "OnOff", "value": true}
+          {"event": "matter_event", "controller": "a", "subscription": 3, "node": 10, "endpoint": 5,
+           "cluster": "Switch", "name": "InitialPress", "number": 7, "value": {"newPosition": 1}}
 
 Names are the SDK's Python names (Clusters.OnOff.Attributes.OnOff -> cluster "OnOff", attribute "OnOff").
 Values are JSON: enums and bitmaps as numbers, Null as null, bytes as {"hex": "..."}, structs as objects.
@@ -17,19 +19,27 @@ import dataclasses
 import enum
 import json
 import logging
+import os
 import sys
 import threading
 import traceback
 
-import chip.native
+# The SDK's native log is printf on fd 1, from its own thread: a JSON line written there could be cut by a log line
+# mid-write and lost (a report never seen, an answer never received). The JSON lines get a duplicate of the pipe to
+# the test; fd 1 then points at stderr, so the native log goes where the Python log goes (the .chip.log file).
+_channel = os.fdopen(os.dup(1), "w", buffering=1)
+os.dup2(2, 1)
+
+import chip.native  # noqa: E402
 
 chip.native.Init(999)  # 999: a Bluetooth adapter that does not exist, so BLE stays unused
 
 import chip.CertificateAuthority  # noqa: E402
 import chip.clusters as Clusters  # noqa: E402
-from chip.ChipDeviceCtrl import DiscoveryType  # noqa: E402
+from chip.ChipDeviceCtrl import DiscoveryType, TransportPayloadCapability  # noqa: E402
 from chip.ChipStack import ChipStack  # noqa: E402
 from chip.clusters.Attribute import ValueDecodeFailure  # noqa: E402
+from chip.clusters.ClusterObjects import ALL_CLUSTERS  # noqa: E402
 from chip.clusters.Types import Nullable, NullValue  # noqa: E402
 from chip.exceptions import ChipStackError  # noqa: E402
 from chip.interaction_model import InteractionModelError  # noqa: E402
@@ -40,8 +50,8 @@ _out_lock = threading.Lock()
 def emit(message):
     line = json.dumps(message, default=str)
     with _out_lock:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+        _channel.write(line + "\n")
+        _channel.flush()
 
 
 def to_json(value):
@@ -97,6 +107,33 @@ def attribute_path(spec):
     cluster = cluster_of(cluster_name)
     target = cluster if attribute_name is None else getattr(cluster.Attributes, attribute_name)
     return target if endpoint is None else (endpoint, target)
+
+
+def event_path(spec):
+    """[endpoint|null, cluster|null, event|null] -> an SDK event path tuple, urgent (reported at once)."""
+    endpoint, cluster_name, event_name = (list(spec) + [None, None, None])[:3]
+    if cluster_name is None:
+        return ("*", 1) if endpoint is None else (endpoint, 1)
+    cluster = cluster_of(cluster_name)
+    target = cluster if event_name is None else getattr(cluster.Events, event_name)
+    return (target, 1) if endpoint is None else (endpoint, target, 1)
+
+
+def raw_result(tlv):
+    """{endpoint: {cluster id: {attribute id: TLV value}}} -> JSON keyed by ids, for clusters and attributes the
+    SDK has no schema for too; an attribute the device refused to report becomes {"status": "<IM status>"}."""
+    out = {}
+    for endpoint, clusters in tlv.items():
+        for cluster_id, values in clusters.items():
+            target = out.setdefault(str(endpoint), {}).setdefault(str(cluster_id), {})
+            for attribute_id, value in values.items():
+                if isinstance(value, ValueDecodeFailure):
+                    reason = value.Reason
+                    status = reason.status.name if isinstance(reason, InteractionModelError) else str(reason)
+                    target[str(attribute_id)] = {"status": status}
+                else:
+                    target[str(attribute_id)] = to_json(value)
+    return out
 
 
 def read_result(attributes):
@@ -174,18 +211,20 @@ class Driver:
         await ctrl.EstablishPASESessionIP(address, passcode, node, port)
         return await ctrl.Commission(node)
 
-    async def op_read(self, controller, node, paths, fabricFiltered=True):
+    async def op_read(self, controller, node, paths, fabricFiltered=True, raw=False):
+        """raw: keyed by ids from the undecoded TLV (every attribute the device sent, known to the SDK or not)."""
         response = await self.ctrl(controller).Read(
             node, attributes=[attribute_path(path) for path in paths], fabricFiltered=fabricFiltered
         )
-        return read_result(response.attributes)
+        return raw_result(response.tlvAttributes) if raw else read_result(response.attributes)
 
-    async def op_subscribe(self, controller, node, paths, minInterval=0, maxInterval=10):
+    async def op_subscribe(self, controller, node, paths, events=None, minInterval=0, maxInterval=10):
         ctrl = self.ctrl(controller)
         loop = asyncio.get_running_loop()
         transaction = await ctrl.Read(
             node,
             attributes=[attribute_path(path) for path in paths],
+            events=[event_path(path) for path in events] if events else None,
             reportInterval=(minInterval, maxInterval),
             keepSubscriptions=True,
             autoResubscribe=True,
@@ -208,6 +247,23 @@ class Driver:
             }
             loop.call_soon_threadsafe(emit, message)
 
+        def on_event(result, txn):
+            header = result.Header
+            cluster = ALL_CLUSTERS.get(header.ClusterId)
+            data = result.Data
+            message = {
+                "event": "matter_event",
+                "controller": controller,
+                "subscription": number,
+                "node": node,
+                "endpoint": header.EndpointId,
+                "cluster": cluster.__name__ if cluster else header.ClusterId,
+                "name": type(data).__name__ if not isinstance(data, ValueDecodeFailure) else header.EventId,
+                "number": header.EventNumber,
+                "value": to_json(data),
+            }
+            loop.call_soon_threadsafe(emit, message)
+
         def on_resubscribed(txn):
             loop.call_soon_threadsafe(emit, {"event": "resubscribed", "controller": controller, "subscription": number})
 
@@ -218,6 +274,7 @@ class Driver:
             )
 
         transaction.SetAttributeUpdateCallback(on_change)
+        transaction.SetEventUpdateCallback(on_event)
         transaction.SetResubscriptionSucceededCallback(on_resubscribed)
         transaction.SetResubscriptionAttemptedCallback(on_attempt)
         return {"subscription": number, "values": read_result(transaction.GetAttributes())}
@@ -228,13 +285,17 @@ class Driver:
             transaction.Shutdown()
         return True
 
-    async def op_invoke(self, controller, node, endpoint, cluster, command, args=None, timedRequestTimeoutMs=None):
+    async def op_invoke(
+        self, controller, node, endpoint, cluster, command, args=None, timedRequestTimeoutMs=None, largePayload=False
+    ):
+        """largePayload: over a session able to carry large messages (TCP), as camera commands require."""
         command_class = getattr(cluster_of(cluster).Commands, command, None)
         if command_class is None:
             raise ValueError(f"unknown command {cluster}.{command}")
         payload = command_class(**from_json(args or {}))
+        capability = TransportPayloadCapability.LARGE_PAYLOAD if largePayload else TransportPayloadCapability.MRP_PAYLOAD
         response = await self.ctrl(controller).SendCommand(
-            node, endpoint, payload, timedRequestTimeoutMs=timedRequestTimeoutMs
+            node, endpoint, payload, timedRequestTimeoutMs=timedRequestTimeoutMs, payloadCapability=capability
         )
         return to_json(response)
 

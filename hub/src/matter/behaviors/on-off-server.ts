@@ -66,9 +66,21 @@ export function onOffPlan(
   }
 }
 
+/**
+ * Endpoints switched on within a transaction (one command). OnWithRecallGlobalScene recalls the global scene, whose
+ * OnOff value switches on through on(), and then calls on() once more (Matter 1.4 §1.5.7.5 wants the device on
+ * afterwards); for HA a second call would be a button pressed twice, a script started twice.
+ */
+const switchedOn = new WeakMap<object, WeakSet<object>>();
+
 /** OnOff whose commands call HA; the Lighting feature's timers and scene bookkeeping stay matter.js's. */
 export class HaOnOffServer extends OnOffServer {
   override on() {
+    const transaction = this.context.transaction;
+    const endpoints = switchedOn.get(transaction) ?? new WeakSet<object>();
+    // Already switched on earlier in this command: only matter.js's state is left to set.
+    if (endpoints.has(this.endpoint)) return super.on();
+    switchedOn.set(transaction, endpoints.add(this.endpoint));
     return runMerging(this, OnOff.Cluster.id, 0x01, () => this.#switch(true));
   }
 

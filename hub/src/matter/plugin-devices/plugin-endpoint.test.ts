@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { memoryLogger } from "../../../../lib/testing/fixtures.ts";
 import { assertNetworkIsolated } from "../../../../lib/testing/isolation.ts";
-import { freeUdpPort, tempDir } from "../../../test/support/matter-fixtures.ts";
+import { TestController } from "../../../test/support/matter-controller.ts";
+import { freeUdpPort, tempDir, until } from "../../../test/support/matter-fixtures.ts";
 import { PLUGIN_DEVICE_TYPE_KEYS } from "../../plugins/api.ts";
 import { BridgeNode } from "../bridge-node.ts";
 import { createMatterEnvironment, type MatterEnvironment } from "../matter-environment.ts";
@@ -87,15 +88,17 @@ describe("plugin devices on a running bridge node", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let matter: MatterEnvironment;
   let node: BridgeNode;
+  let port: number;
 
   before(async () => {
     assertNetworkIsolated();
     dir = await tempDir("plugin-endpoint");
     matter = createMatterEnvironment({ storagePath: `${dir.path}/hub`, log, mdnsInterface: "lo" });
+    port = await freeUdpPort();
     node = new BridgeNode({
       id: "plugin-node",
       name: "Plugin node",
-      port: await freeUdpPort(),
+      port,
       vendorId: 0xfff1,
       productId: 0x8000,
       vendorName: "Matter Hub",
@@ -157,5 +160,42 @@ describe("plugin devices on a running bridge node", () => {
     assert.deepEqual(writes, []);
     await mounted.unmount();
     assert.equal(node.device("p-test-purifier"), undefined);
+  });
+
+  it("reports what a stock server does later for a controller: OnWithTimedOff's off reaches the plugin", async () => {
+    const writes: string[] = [];
+    const mounted = await mountPluginDevice(
+      node,
+      spec("kettle", {
+        deviceType: "on_off_plugin_unit",
+        onWrite: (clusterId, attribute, value) => writes.push(`${clusterId}.${attribute}=${JSON.stringify(value)}`),
+      }),
+    );
+    const controller = await TestController.start({
+      storagePath: `${dir.path}/controller`,
+      localPort: await freeUdpPort(),
+      fabricLabel: "timed off",
+    });
+    try {
+      const nodeId = await controller.commission(node.commissioning()?.manualPairingCode ?? "", { ip: "::1", port });
+      await controller.invoke(nodeId, mounted.endpointNumber as number, "onOff", "onWithTimedOff", {
+        onOffControl: { acceptOnlyWhenOn: false },
+        onTime: 5,
+        offWaitTime: 0,
+      });
+      // On now, off when OnTime (tenths of a second) has run out: the plugin must hear both, or the kettle stays on
+      // while every controller shows it off.
+      await until("the timed off to reach the plugin", () => writes.includes("onOff.onOff=false"), 5000);
+      assert.deepEqual(
+        writes.filter((write) => write.startsWith("onOff.onOff=")),
+        ["onOff.onOff=true", "onOff.onOff=false"],
+      );
+      await mounted.update("onOff", { onOff: true });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(writes.filter((write) => write.startsWith("onOff.onOff=")).length, 2, "its own update is not reported");
+    } finally {
+      await controller.close();
+      await mounted.unmount();
+    }
   });
 });

@@ -1,10 +1,11 @@
 /**
  * Plugin devices as matter.js endpoints: a device type key plus cluster data become an Endpoint with stock cluster
- * servers and BridgedDeviceBasicInformation. Controller-made changes are reported after they commit (so a plugin
- * never runs inside a Matter transaction and may push state back at once); the plugin's own updates are local
- * (offline) actions and are never reported back to it.
+ * servers and BridgedDeviceBasicInformation. Every change that is not the plugin's own is reported after it commits
+ * (so a plugin never runs inside a Matter transaction and may push state back at once): a controller's write or
+ * command, and what the stock servers do later on a controller's behalf (OnWithTimedOff's off when OnTime runs
+ * out, a scene applied after its transition). The plugin's own updates are never reported back to it.
  */
-import { Endpoint, type MutableEndpoint } from "@matter/main";
+import { type Behavior, Endpoint, type MutableEndpoint } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
 import { cutUtf8 } from "../devices/endpoint-types.ts";
 import { type Attributes, CLUSTER_SERVERS, isPluginClusterId } from "./cluster-servers.ts";
@@ -85,9 +86,14 @@ export function createPluginEndpoint(spec: PluginDeviceSpec): Endpoint {
 
 type ChangeObserver = { on(handler: (...args: unknown[]) => void): void; off(handler: (...args: unknown[]) => void): void };
 
+/** Transactions of the plugin's own updates ({@link writePluginState}): their changes are not reported to it. */
+const pluginUpdates = new WeakSet<object>();
+
 /**
- * Reports every committed change a controller made (the change's context has a remote subject) to `onWrite`, outside
- * matter.js's event dispatch. Returns the function that stops observing.
+ * Reports every committed change but the plugin's own to `onWrite`, outside matter.js's event dispatch: a
+ * controller's, and the stock servers' timed follow-ups of a controller's command, which run without a remote
+ * subject (reporting only changes with one left the plugin believing a device on after OnWithTimedOff had switched
+ * it off). Returns the function that stops observing.
  */
 export function observeControllerChanges(endpoint: Endpoint, onWrite: PluginDeviceSpec["onWrite"]): () => void {
   const stops: (() => void)[] = [];
@@ -99,7 +105,8 @@ export function observeControllerChanges(endpoint: Endpoint, onWrite: PluginDevi
       const observable = events[id]?.[`${attribute}$Changed`];
       if (!observable) continue;
       const handler = (value: unknown, _old: unknown, context: unknown) => {
-        if ((context as { subject?: unknown } | undefined)?.subject === undefined) return;
+        const transaction = (context as { transaction?: object } | undefined)?.transaction;
+        if (transaction !== undefined && pluginUpdates.has(transaction)) return;
         queueMicrotask(() => onWrite(id, attribute, value));
       };
       observable.on(handler as (...args: unknown[]) => void);
@@ -120,8 +127,16 @@ export async function writePluginState(endpoint: Endpoint, clusterId: string, at
     throw new PluginDeviceError(`this device has no cluster "${clusterId}" (it has ${known.join(", ")})`);
   }
   if (typeof attributes !== "object" || attributes === null) throw new PluginDeviceError("attributes must be an object");
+  const type = endpoint.behaviors.supported[clusterId] as Behavior.Type;
   try {
-    await endpoint.set({ [clusterId]: attributes } as never);
+    await endpoint.act("plugin-update", async (agent) => {
+      const transaction = agent.context.transaction;
+      pluginUpdates.add(transaction);
+      await transaction.begin();
+      const behavior = agent.get(type);
+      await transaction.addResources(behavior);
+      Object.assign(behavior.state as Record<string, unknown>, attributes);
+    });
   } catch (error) {
     throw new PluginDeviceError(`could not set ${clusterId} ${JSON.stringify(attributes)}: ${(error as Error).message}`);
   }

@@ -39,12 +39,36 @@ export interface ChipReport {
   value: unknown;
 }
 
-type ChipEvent = ChipReport | { event: "resubscribed" | "resubscribing" | "ready" | "stopped"; [key: string]: unknown };
+/** A Matter event the subscription delivered (Switch presses, smoke alarms, lock operations). */
+export interface ChipMatterEvent {
+  event: "matter_event";
+  controller: string;
+  subscription: number;
+  node: number;
+  endpoint: number;
+  cluster: string;
+  /** The SDK's event name, e.g. `InitialPress`. */
+  name: string;
+  number: number;
+  value: unknown;
+}
+
+type ChipEvent =
+  | ChipReport
+  | ChipMatterEvent
+  | { event: "resubscribed" | "resubscribing" | "ready" | "stopped"; [key: string]: unknown };
 
 /** `{"2": {"OnOff": {"OnOff": true}}}`: endpoint, cluster, attribute, as the SDK names them. */
 export type ReadResult = Record<string, Record<string, Record<string, unknown>>>;
+/**
+ * `{"2": {"6": {"0": true, "65532": 1}}}`: endpoint, cluster id, attribute id, from the undecoded TLV, so it holds
+ * what the SDK has no schema for too; an attribute the device would not report is `{status: "<IM status>"}`.
+ */
+export type RawReadResult = Record<string, Record<string, Record<string, unknown>>>;
 /** [endpoint or null, cluster or null, attribute or null]: nulls are wildcards. */
 export type AttributePathSpec = [number | null, string?, string?];
+/** [endpoint or null, cluster or null, event or null]: nulls are wildcards. */
+export type EventPathSpec = [number | null, string?, string?];
 
 interface Waiter {
   match: (event: ChipEvent) => boolean;
@@ -85,7 +109,8 @@ export class ChipController {
       // The SDK keeps its KVS in the working directory's /tmp files and /data (bind-mounted per run: netns.sh).
       cwd: paths.artifacts,
     });
-    // The SDK's native log goes to stdout between the driver's JSON lines, Python's logging to stderr: both to one file.
+    // The SDK's native log and Python's logging both arrive on stderr (chip_driver.py moves fd 1 there); stdout
+    // lines that are not JSON go to the same file, so it stays open when stderr ends.
     const log = createWriteStream(join(paths.artifacts, `${options.logName}.chip.log`));
     child.stderr?.pipe(log, { end: false });
     const controller = new ChipController(child, log);
@@ -103,7 +128,7 @@ export class ChipController {
     try {
       message = JSON.parse(line);
     } catch {
-      this.#log.write(`${line}\n`); // the SDK's own log line
+      this.#log.write(`${line}\n`); // printed on the JSON channel by something other than emit(): kept for the log
       return;
     }
     if (message.id !== undefined) {
@@ -124,11 +149,25 @@ export class ChipController {
     }
   }
 
-  /** One operation of chip_driver.py (`op_<name>`), resolved with its result or rejected with a ChipCallError. */
-  call<T = unknown>(op: string, args: Record<string, unknown> = {}): Promise<T> {
+  /**
+   * One operation of chip_driver.py (`op_<name>`), resolved with its result or rejected with a ChipCallError; rejected
+   * after `timeoutMs` without an answer (an interaction the device acknowledged but never answered would otherwise
+   * wait until the test's own time limit, hiding which step hung).
+   */
+  call<T = unknown>(op: string, args: Record<string, unknown> = {}, timeoutMs = 120_000): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, op });
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new Error(`${op}: no answer within ${timeoutMs} ms (${JSON.stringify(args).slice(0, 200)})`));
+      }, timeoutMs);
+      const settle =
+        <V>(fn: (value: V) => void) =>
+        (value: V) => {
+          clearTimeout(timer);
+          fn(value);
+        };
+      this.#pending.set(id, { resolve: settle(resolve as (value: unknown) => void), reject: settle(reject), op });
       this.#child.stdin?.write(`${JSON.stringify({ id, op, ...args })}\n`);
     });
   }
@@ -183,8 +222,51 @@ export class ChipController {
     ) as Promise<ChipReport>;
   }
 
+  /** A Matter event on `endpoint` whose value satisfies `accept`, from event index `since` on. */
+  waitForMatterEvent(
+    where: { controller?: string; endpoint: number; cluster: string; name: string },
+    accept: (value: unknown) => boolean = () => true,
+    options: { since?: number; timeoutMs?: number } = {},
+  ): Promise<ChipMatterEvent> {
+    return this.waitFor(
+      (event) =>
+        event.event === "matter_event" &&
+        (where.controller === undefined || event.controller === where.controller) &&
+        event.endpoint === where.endpoint &&
+        event.cluster === where.cluster &&
+        event.name === where.name &&
+        accept(event.value),
+      options.timeoutMs,
+      options.since,
+    ) as Promise<ChipMatterEvent>;
+  }
+
   read(controller: string, node: number, paths: AttributePathSpec[]): Promise<ReadResult> {
     return this.call<ReadResult>("read", { controller, node, paths });
+  }
+
+  /** A read keyed by ids, from the undecoded TLV ({@link RawReadResult}). */
+  readRaw(controller: string, node: number, paths: AttributePathSpec[]): Promise<RawReadResult> {
+    return this.call<RawReadResult>("read", { controller, node, paths, raw: true });
+  }
+
+  /** One attribute write; resolves with the status the device answered (`Success`, `ConstraintError`, ...). */
+  async write(controller: string, node: number, endpoint: number, cluster: string, attribute: string, value: unknown) {
+    const results = await this.call<{ status: string }[]>("write", { controller, node, endpoint, cluster, attribute, value });
+    return results[0]?.status ?? "no status";
+  }
+
+  /**
+   * Subscribes to `paths` (and `events`, reported at once); reports and events then arrive as events. Resolves with
+   * the subscription number and the primed values.
+   */
+  subscribe(
+    controller: string,
+    node: number,
+    paths: AttributePathSpec[],
+    options: { events?: EventPathSpec[]; minInterval?: number; maxInterval?: number } = {},
+  ): Promise<{ subscription: number; values: ReadResult }> {
+    return this.call("subscribe", { controller, node, paths, ...options });
   }
 
   invoke(
