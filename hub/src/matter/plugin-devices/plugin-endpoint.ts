@@ -1,15 +1,17 @@
 /**
  * Plugin devices as matter.js endpoints: a device type key plus cluster data become an Endpoint with stock cluster
- * servers and BridgedDeviceBasicInformation. Controller-made changes are reported after they commit (so a plugin
+ * servers and BridgedDeviceBasicInformation; a built-in's {@link BuiltinEndpoint} becomes its device kind's endpoint
+ * (its own initial state, overridden by any cluster data given). Controller-made changes are reported after they commit (so a plugin
  * never runs inside a Matter transaction and may push state back at once); the plugin's own updates are local
  * (offline) actions and are never reported back to it.
  */
 import { Endpoint, type MutableEndpoint } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
 import { cutUtf8 } from "../devices/endpoint-types.ts";
+import { type CameraDeviceParts, cameraDevice } from "./camera-endpoint.ts";
 import { type Attributes, CLUSTER_SERVERS, isPluginClusterId } from "./cluster-servers.ts";
 import { isPluginDeviceType, PLUGIN_DEVICE_TYPES } from "./device-types.ts";
-import type { PluginDeviceSpec } from "./seam.ts";
+import type { BuiltinEndpoint, PluginDeviceSpec } from "./seam.ts";
 
 /** A registration the hub refuses; the message is meant for the plugin author. */
 export class PluginDeviceError extends Error {
@@ -70,8 +72,10 @@ export function createPluginEndpoint(spec: PluginDeviceSpec): Endpoint {
     type = PLUGIN_DEVICE_TYPES[key as keyof typeof PLUGIN_DEVICE_TYPES].device.with(...servers);
     for (const [id, attributes] of clusters) state[id] = { ...CLUSTER_SERVERS[id]!.defaults(attributes, key), ...attributes };
   } else {
-    type = spec.endpointType as MutableEndpoint;
-    for (const [id, attributes] of clusters) state[id] = { ...attributes };
+    const parts = builtinEndpoint(spec.endpointType!);
+    type = parts.endpointType;
+    for (const { clusterId, attributes } of parts.clusters) state[clusterId] = { ...attributes };
+    for (const [id, attributes] of clusters) state[id] = { ...state[id], ...attributes };
   }
   state.bridgedDeviceBasicInformation = {
     nodeLabel: cutUtf8(spec.name),
@@ -81,6 +85,12 @@ export function createPluginEndpoint(spec: PluginDeviceSpec): Endpoint {
     reachable: true,
   };
   return new Endpoint(type.with(BridgedDeviceBasicInformationServer), { id: spec.endpointId, ...state } as Endpoint.Options);
+}
+
+/** The endpoint type and initial state of a built-in's device kind. */
+function builtinEndpoint(endpoint: BuiltinEndpoint): CameraDeviceParts {
+  if (endpoint.kind === "camera") return cameraDevice(endpoint.backend);
+  throw new PluginDeviceError(`unknown built-in device kind "${String((endpoint as { kind?: unknown }).kind)}"`);
 }
 
 type ChangeObserver = { on(handler: (...args: unknown[]) => void): void; off(handler: (...args: unknown[]) => void): void };

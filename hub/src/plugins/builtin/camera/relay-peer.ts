@@ -9,7 +9,7 @@
  */
 import { Socket } from "node:dgram";
 import { networkInterfaces } from "node:os";
-import type { IceCandidate, IceServerConfig } from "../../../matter/plugin-devices/camera-endpoint.ts";
+import type { IceCandidate, IceServerConfig } from "../../builtin-services.ts";
 import { requestReceiveBuffer } from "./receive-buffer.ts";
 import { type SdpCodec, withCandidates } from "./sdp-media.ts";
 

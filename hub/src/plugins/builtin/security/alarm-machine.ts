@@ -5,7 +5,7 @@
  * holds (trigger time 0) outlives arming and ends with the next disarm. Effects leave through {@link AlarmEffects};
  * every change is persisted as an {@link AlarmSnapshot} with absolute times, so a restart resumes the timers.
  */
-import type { CancelTimer, Clock } from "../../clock.ts";
+import type { CancelTimer, Clock } from "../../builtin-services.ts";
 import { CLEARABLE_ALERT_DOMAINS, type Mode, type SecuritySettings } from "./security-settings.ts";
 
 export interface AlarmSnapshot {

@@ -5,7 +5,7 @@
  * state. `armed_custom_bypass` (and transitional states) leave the Matter view unchanged.
  */
 import type { PluginLogger } from "../../api.ts";
-import type { HaAccess } from "../ha-access.ts";
+import type { HaAccess } from "../../builtin-services.ts";
 import type { AlarmView } from "./alarm-machine.ts";
 import type { Mode } from "./security-settings.ts";
 

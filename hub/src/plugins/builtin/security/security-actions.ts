@@ -5,7 +5,7 @@
  * moment is not sounded later).
  */
 import type { PluginLogger, PluginStorage } from "../../api.ts";
-import type { HaAccess } from "../ha-access.ts";
+import type { HaAccess } from "../../builtin-services.ts";
 import type { Mode } from "./security-settings.ts";
 
 interface HeldSetter {

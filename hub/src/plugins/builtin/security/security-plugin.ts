@@ -6,8 +6,7 @@
  * anything that can flip the switches can disarm.
  */
 import type { HubPlugin, PluginConfig, PluginContext, PluginDeviceRegistration } from "../../api.ts";
-import type { BuiltinServices } from "../../plugin-source.ts";
-import type { HaAccess, HaAccessFactory } from "../ha-access.ts";
+import type { BuiltinServices, HaAccess } from "../../builtin-services.ts";
 import { AlarmMachine, type AlarmSnapshot, type AlarmView, DISARMED } from "./alarm-machine.ts";
 import { PanelMirror } from "./panel-mirror.ts";
 import { SecurityActions } from "./security-actions.ts";
@@ -30,10 +29,7 @@ export class SecurityPlugin implements HubPlugin {
   #warnings: string[] = [];
   #pushes: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly services: BuiltinServices,
-    private readonly openHa: HaAccessFactory,
-  ) {}
+  constructor(private readonly services: BuiltinServices) {}
 
   onStart(context: PluginContext): void {
     this.#context = context;
@@ -49,7 +45,7 @@ export class SecurityPlugin implements HubPlugin {
       context.log.warn(warning);
     });
     await this.#teardown();
-    const ha = this.openHa(settings.ha ?? undefined);
+    const ha = this.services.openHa(settings.ha ?? undefined);
     this.#ha = ha;
     await this.#registerDevices(context);
     if (settings.sourceAlarmPanel) {
