@@ -86,7 +86,7 @@ export interface PluginDeviceRegistration {
   name: string;
   /** Exactly one of `deviceType` or `endpointType`. */
   deviceType?: PluginDeviceType;
-  /** A live matter.js endpoint type: built-in plugins only (external plugins must not bundle matter.js). */
+  /** Built-in plugins only: a device their hub services make (e.g. a camera); refused from external plugins. */
   endpointType?: unknown;
   /** Optional initial state. A `fanControl` cluster must carry `fanModeSequence`, or the device does not mount. */
   clusters?: PluginClusterData[];
