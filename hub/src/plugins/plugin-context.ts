@@ -1,5 +1,5 @@
 /**
- * The context a plugin's `onStart` receives (hub-plugins.md "Plugin context"), exactly: registerDevice,
+ * The context a plugin's `onStart` receives (docs/plugins.md "Plugin context"), exactly: registerDevice,
  * unregisterDevice, updateDeviceState, registerDomainMapping, storage, log and bridgeId. It belongs to one run of
  * the plugin: once that run ended (shutdown, disable, time-out, breaker) device and mapping calls are refused, so
  * a late promise of an abandoned call cannot put devices back.

@@ -1,5 +1,5 @@
 /**
- * The hub's plugin system (hub-plugins.md): installed packages, built-in plugins, and one plugin host per bridge
+ * The hub's plugin system (docs/plugins.md): installed packages, built-in plugins, and one plugin host per bridge
  * (made through {@link PluginService.forBridge}, the factory MatterBridgeDeps.plugins takes). Created once in
  * hub.ts; nothing here is a module singleton. Package operations and per-bridge operations are in
  * {@link PluginCatalog} and the routes; this class ties them together. The process-level guard against unhandled

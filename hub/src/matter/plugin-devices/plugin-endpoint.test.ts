@@ -10,7 +10,7 @@ import { checkPluginDevice, PluginDeviceError } from "./plugin-endpoint.ts";
 import { mountPluginDevice, resolveEntityMapping } from "./plugin-mount.ts";
 import type { PluginDeviceSpec } from "./seam.ts";
 
-/** Device type codes of hub-plugins.md (color_temperature_light: Matter's 0x010C, see device-types.ts). */
+/** Device type codes of docs/plugins.md "Device types" (color_temperature_light: Matter's 0x010C, device-types.ts). */
 const CODES: Record<string, number> = {
   on_off_light: 0x0100,
   dimmable_light: 0x0101,

@@ -1,5 +1,5 @@
 /**
- * The seam between a Matter bridge and the plugins it hosts (hub-plugins.md). The bridge runtime builds a
+ * The seam between a Matter bridge and the plugins it hosts (docs/plugins.md). The bridge runtime builds a
  * {@link PluginBridgeSeam} for itself and hands it to the plugin host factory of its deps; the host never sees a
  * matter.js type: devices go in as plain {@link PluginDeviceSpec}s and come back as {@link MountedPluginDevice}s.
  */

@@ -1,5 +1,5 @@
 /**
- * The built-in Camera plugin (experimental, hub-plugins.md "Camera plugin"): every camera entity of the `cameras`
+ * The built-in Camera plugin (experimental, docs/plugins.md "Camera plugin"): every camera entity of the `cameras`
  * setting becomes a Matter Camera (0x0142) on the bridge, whose live view is relayed to Home Assistant's own WebRTC
  * signalling (or, for controllers that ask the camera to offer, through the hub's media relay) and whose snapshots
  * are HA's camera images. No devices until configured; saved settings apply at once

@@ -2,7 +2,7 @@
  * The WebRTC peers of the media relay (werift, a WebRTC stack in TypeScript: no native code in the add-on image).
  * Loaded on the first solicited session, so a hub whose controllers all offer themselves never loads it.
  *
- * Gathering is time-boxed (hub-plugins.md "Limits": up to 5 s per side for the public-address lookup): werift
+ * Gathering is time-boxed (docs/plugins.md "Limits": up to 5 s per side for the public-address lookup): werift
  * gathers inside `setLocalDescription`, asking the STUN server of each side for the public address. An offer is
  * sent once gathering completed or {@link GATHER_TIMEOUT_MS} passed, with the candidates found by then; any found
  * later are trickled. The media sockets ask for a 4 MB receive buffer (receive-buffer.ts) once ICE picked them.

@@ -1,9 +1,9 @@
 /**
- * The built-in Security plugin (experimental local alarm, hub-plugins.md): four mutually exclusive mode switches
- * (Home, Away, Night, Vacation) and an Alarm contact sensor that opens when the alarm trips, so controller
- * automations can react. No devices until the settings are saved. Either runs the local {@link AlarmMachine} over
- * HA trigger sensors, setters and alerts, or mirrors an HA alarm panel ({@link PanelMirror}). There is no PIN:
- * anything that can flip the switches can disarm.
+ * The built-in Security plugin (experimental local alarm, docs/plugins.md "Security plugin"): four mutually
+ * exclusive mode switches (Home, Away, Night, Vacation) and an Alarm contact sensor that opens when the alarm trips,
+ * so controller automations can react. No devices until the settings are saved. Either runs the local
+ * {@link AlarmMachine} over HA trigger sensors, setters and alerts, or mirrors an HA alarm panel
+ * ({@link PanelMirror}). There is no PIN: anything that can flip the switches can disarm.
  */
 import type { HubPlugin, PluginConfig, PluginContext, PluginDeviceRegistration } from "../../api.ts";
 import type { BuiltinServices, HaAccess } from "../../builtin-services.ts";
