@@ -16,7 +16,7 @@ async function start(): Promise<Started> {
   const log = createHubLogger({ level: config.logLevel, ring: logRing, base: config.demo ? { demo: true } : {} });
   const version = readAppVersion(repoRoot);
   // Once per process (not per hub: a restore rebuilds the hub in-process): a plugin's stray promise rejection is
-  // logged instead of ending the process (hub-plugins.md "Errors").
+  // logged instead of ending the process (docs/plugins.md "Errors").
   const removeRejectionGuard = installRejectionGuard(process, log);
   // Loaded only once the configuration is valid: matter.js takes a while to import, a typo should fail at once.
   const { createHub } = await import("./hub.ts");

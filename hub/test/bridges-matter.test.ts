@@ -147,7 +147,7 @@ describe("Matter bridges end to end (controller ↔ bridge ↔ Home Assistant)",
     const devices = await devicesOf(call, bridge.id);
     const expected: Record<string, string> = {
       "switch.garden_pump": "on_off_plugin_unit",
-      // 0x010C (Matter Device Library §4.3), not hub-plugins.md's 0x0102 (docs/decisions.md).
+      // 0x010C (Matter Device Library §4.3), not the plugin specification's 0x0102 (docs/decisions.md).
       "light.floor_lamp": "color_temperature_light",
       "light.bedside_lamp": "extended_color_light",
       "cover.living_room_blinds": "window_covering",

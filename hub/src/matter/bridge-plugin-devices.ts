@@ -17,7 +17,7 @@ export interface PluginShelfHost {
 }
 
 /**
- * The devices plugins put on one bridge (hub-plugins.md). They live beside the HA-entity devices under their own
+ * The devices plugins put on one bridge (docs/plugins.md). They live beside the HA-entity devices under their own
  * endpoint ids (`p-…`), so the entity reconciliation never touches them; this shelf only keeps the list the API shows
  * and builds the seam the plugin host mounts through.
  */

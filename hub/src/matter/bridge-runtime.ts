@@ -34,7 +34,7 @@ export interface MatterBridgeDeps {
   log: Logger;
   version: string;
   pinCheck?: PinCheck;
-  /** Plugin host seam (hub-plugins.md): builds this bridge's plugin host; without it the bridge hosts no plugins. */
+  /** Plugin host seam (docs/plugins.md): builds this bridge's plugin host; without it the bridge hosts no plugins. */
   plugins?: PluginHostFactory;
 }
 

@@ -1,19 +1,19 @@
 /**
- * The Matter Hub plugin API, version 1 (hub-plugins.md). This file is the contract for plugin authors: it has no
- * imports, so it can be copied into a plugin project as-is (or referenced with a JSDoc `@typedef {import(...)}`).
- * docs/plugins.md walks through it with the example plugin in `examples/example-plugin`.
+ * The Matter Hub plugin API, version 1 (docs/plugins.md "The contract in brief"). This file is the contract for
+ * plugin authors: it has no imports, so it can be copied into a plugin project as-is (or referenced with a JSDoc
+ * `@typedef {import(...)}`). docs/plugins.md walks through it with the example plugin in `examples/example-plugin`.
  *
  * A plugin package is an ES module whose default export is a class implementing {@link HubPlugin}. The hub
  * constructs it with `new Plugin()` once per bridge it is enabled on and drives it through the lifecycle hooks:
- * `onStart(context)` → `onConfigChanged(savedConfig)` (only when a configuration was saved) → `onConfigure()`,
- * later `onConfigChanged(config)` on every saved change and `onShutdown(reason)` when the bridge stops or the
- * plugin is disabled. Each call has a 10 s time-out; three consecutive failures auto-disable the plugin.
+ * `onStart(context)` → `onConfigChanged(savedConfig)` (only when a configuration was saved) → `onConfigure()`, later
+ * `onConfigChanged(config)` on every saved change and `onShutdown(reason)` when the bridge stops or the plugin is
+ * disabled. Each call has a 10 s time-out; three consecutive failures auto-disable the plugin.
  */
 
 /** The plugin API version this hub implements; put it in `package.json` as `"hubPluginApiVersion": 1`. */
 export const HUB_PLUGIN_API_VERSION = 1;
 
-/** The device type keys a plugin may register (hub-plugins.md "Device types"). */
+/** The device type keys a plugin may register (docs/plugins.md "Device types"). */
 export const PLUGIN_DEVICE_TYPE_KEYS = [
   "on_off_light",
   "dimmable_light",
@@ -86,7 +86,7 @@ export interface PluginDeviceRegistration {
   name: string;
   /** Exactly one of `deviceType` or `endpointType`. */
   deviceType?: PluginDeviceType;
-  /** A live matter.js endpoint type: built-in plugins only (external plugins must not bundle matter.js). */
+  /** Built-in plugins only: a device their hub services make (e.g. a camera); refused from external plugins. */
   endpointType?: unknown;
   /** Optional initial state. A `fanControl` cluster must carry `fanModeSequence`, or the device does not mount. */
   clusters?: PluginClusterData[];

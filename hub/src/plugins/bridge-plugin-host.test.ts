@@ -273,3 +273,49 @@ describe("plugin host: loading a plugin is time-boxed too", () => {
     }
   });
 });
+
+describe("plugin host: what a built-in may register beyond the plugin API", () => {
+  it("refuses an endpointType that is not a device of the built-in services, and mounts nothing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "plugin-host-builtin-"));
+    const seam = fakeSeam();
+    const refused: string[] = [];
+    const raw: PluginSource = {
+      name: "raw-builtin",
+      builtin: true,
+      instantiate: async () => ({
+        name: "raw-builtin",
+        version: "1.0.0",
+        async onStart(context: PluginContext) {
+          for (const endpointType of [{}, { kind: "camera" }, "CameraDevice"]) {
+            await context
+              .registerDevice({ id: "cam", name: "Camera", endpointType })
+              .catch((error: Error) => void refused.push(error.message));
+          }
+        },
+        onConfigure() {},
+        onShutdown() {},
+        getConfigSchema: () => undefined,
+        onConfigChanged() {},
+      }),
+    };
+    const host = new BridgePluginHost(seam, {
+      dataDir: dir,
+      log: memoryLogger().log,
+      clock: new FakeClock(),
+      timeoutMs: 10_000,
+      retryDelayMs: 30_000,
+      sources: () => [raw],
+      onDispose: () => undefined,
+    });
+    try {
+      host.start();
+      await eventually(async () => (await (await host.slot("raw-builtin"))!.info())?.state === "running");
+      assert.equal(refused.length, 3);
+      for (const message of refused) assert.match(message, /endpointType must be a device of the built-in services/);
+      assert.equal(seam.mounted.size, 0, "nothing reached the bridge");
+    } finally {
+      await host.stop("test over");
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

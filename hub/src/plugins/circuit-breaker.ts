@@ -1,5 +1,5 @@
 /**
- * Counts consecutive failures of one plugin on one bridge (hub-plugins.md "Errors": 3 consecutive failures trip the
+ * Counts consecutive failures of one plugin on one bridge (docs/plugins.md "Errors": 3 consecutive failures trip the
  * breaker and auto-disable the plugin; the reset endpoint re-enables it). Any successful call resets the count.
  * The count is persisted by the slot, so failures across bridge restarts are consecutive too.
  */

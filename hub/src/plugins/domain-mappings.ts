@@ -1,5 +1,5 @@
 /**
- * Plugin domain mappings of one bridge (hub-plugins.md "Domain mappings"). Only domains the hub does not handle
+ * Plugin domain mappings of one bridge (docs/plugins.md "Domain mappings"). Only domains the hub does not handle
  * may be mapped; when several plugins map the same domain the last registration wins and a warning is logged.
  * Removing a plugin's mappings (disable, trip, uninstall) brings back the latest remaining registration.
  */

@@ -1,11 +1,11 @@
 /**
  * Every call into plugin code goes through {@link callPlugin}: it turns a synchronous throw into a rejection and
- * gives up after the time-out (hub-plugins.md: 10 s per lifecycle call). A plugin promise that settles after its
- * time-out is ignored; the plugin's context is revoked by then, so its late effects are refused.
+ * gives up after the time-out (docs/plugins.md "Errors": 10 s per lifecycle call). A plugin promise that settles
+ * after its time-out is ignored; the plugin's context is revoked by then, so its late effects are refused.
  */
 import type { Clock } from "./clock.ts";
 
-/** The lifecycle time-out of hub-plugins.md "Limits". */
+/** The lifecycle time-out of docs/plugins.md "Limits". */
 export const LIFECYCLE_TIMEOUT_MS = 10_000;
 
 /** A plugin call that did not settle in time. */

@@ -1,7 +1,8 @@
 /**
- * The user's side of a plugin slot (the per-bridge endpoints of hub-plugins.md): enable, disable (devices removed
- * at once, choice persisted), reset after the breaker, config schema and configuration applied without a bridge
- * restart. Failures of `onConfigChanged` and `onShutdown` count toward the breaker like a failed start.
+ * The user's side of a plugin slot (the per-bridge endpoints of docs/plugins.md "Endpoints"): enable, disable
+ * (devices removed at once, choice persisted), reset after the breaker, config schema and configuration applied
+ * without a bridge restart. Failures of `onConfigChanged` and `onShutdown` count toward the breaker like a failed
+ * start.
  */
 import { conflict, HttpError } from "../../../lib/http-error.ts";
 import type { PluginConfigSchema } from "./api.ts";

@@ -1,5 +1,5 @@
 /**
- * Reading and checking a plugin package's manifest (`package.json`, hub-plugins.md "Plugin package manifest") and
+ * Reading and checking a plugin package's manifest (`package.json`, docs/plugins.md "Package manifest") and
  * refusing packages that bring their own matter.js: a second copy of @matter/* (or the older @project-chip/*)
  * builds endpoints the hub's node cannot host ("Only supported EndpointInterface implementation is Endpoint",
  * research A1), and external plugins never need it — they describe devices by device type key and cluster data.

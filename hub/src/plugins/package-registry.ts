@@ -3,7 +3,7 @@
  * from, so a package whose folder is lost is reinstalled from the same source at start. It lives outside the npm
  * folder (`plugin-packages/`), as do uploaded archives (`plugin-uploads/`): that folder can be lost or deleted as a
  * whole and is rebuilt. npm's own `package.json` there lists registry and upload installs, but not local links
- * (hub-plugins.md: linked folders are not recorded in the package dependencies).
+ * (docs/plugins.md "Endpoints": linked folders are not recorded in the package dependencies).
  */
 import { join } from "node:path";
 import type { Logger } from "../../../lib/logger.ts";

@@ -8,17 +8,20 @@ import { notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { HUB_PLUGIN_API_VERSION } from "./api.ts";
 import type { BridgePluginHost } from "./bridge-plugin-host.ts";
+import type { BuiltinPluginDefinition, HubBuiltinServices } from "./builtin-services.ts";
 import { PluginInstaller } from "./installer.ts";
 import type { NpmRunner } from "./npm-runner.ts";
 import type { PackageSource } from "./package-record.ts";
 import { type InstalledPackage, type PackagePaths, PackageRegistry } from "./package-registry.ts";
 import { instantiatePlugin, type LoadedPlugin, loadPluginPackage } from "./plugin-loader.ts";
-import { type BuiltinPluginDefinition, builtinSource, type PluginSource } from "./plugin-source.ts";
+import { builtinSource, type PluginSource } from "./plugin-source.ts";
 
 export interface PluginCatalogOptions {
   /** The npm prefix, the record and the uploads (package-registry.ts {@link packagePaths}). */
   paths: PackagePaths;
   builtins: readonly BuiltinPluginDefinition[];
+  /** What the hub gives every built-in instance (builtin-providers/hub-services.ts). */
+  builtinServices: HubBuiltinServices;
   npm: NpmRunner;
   log: Logger;
   hosts: () => BridgePluginHost[];
@@ -67,7 +70,11 @@ export class PluginCatalog {
   }
 
   sources(): PluginSource[] {
-    return [...this.#options.builtins.map(builtinSource), ...this.#registry.list().map((record) => this.#source(record.name))];
+    const hub = this.#options.builtinServices;
+    return [
+      ...this.#options.builtins.map((definition) => builtinSource(definition, hub)),
+      ...this.#registry.list().map((record) => this.#source(record.name)),
+    ];
   }
 
   builtins() {

@@ -1,5 +1,5 @@
 /**
- * The context a plugin's `onStart` receives (hub-plugins.md "Plugin context"), exactly: registerDevice,
+ * The context a plugin's `onStart` receives (docs/plugins.md "Plugin context"), exactly: registerDevice,
  * unregisterDevice, updateDeviceState, registerDomainMapping, storage, log and bridgeId. It belongs to one run of
  * the plugin: once that run ended (shutdown, disable, time-out, breaker) device and mapping calls are refused, so
  * a late promise of an abandoned call cannot put devices back.
@@ -14,12 +14,12 @@ import type {
   PluginStorage,
 } from "./api.ts";
 import type { DomainMappings } from "./domain-mappings.ts";
-import type { PluginDeviceSet } from "./plugin-device-set.ts";
+import type { CheckedRegistration, PluginDeviceSet } from "./plugin-device-set.ts";
 
 export interface PluginContextOptions {
   bridgeId: string;
   plugin: string;
-  /** Built-in plugins may register live matter.js endpoint types. */
+  /** Built-in plugins may register the devices of their BuiltinServices (`endpointType`). */
   builtin: boolean;
   run: number;
   /** False once the run has ended. */
@@ -44,7 +44,13 @@ export function pluginLogger(log: Logger): PluginLogger {
   return { info: line("info"), warn: line("warn"), error: line("error"), debug: line("debug") };
 }
 
-function checkRegistration(device: PluginDeviceRegistration, builtin: boolean): void {
+/** What BuiltinServices put in `endpointType` (builtin-providers/hub-services.ts); nothing else is accepted. */
+function isBuiltinEndpoint(value: unknown): boolean {
+  const endpoint = value as { kind?: unknown; backend?: unknown } | null;
+  return typeof endpoint === "object" && endpoint !== null && endpoint.kind === "camera" && typeof endpoint.backend === "object";
+}
+
+function checkRegistration(device: PluginDeviceRegistration, builtin: boolean): CheckedRegistration {
   if (typeof device !== "object" || device === null) throw new TypeError("registerDevice needs a device object");
   if (typeof device.id !== "string" || device.id === "" || device.id.length > 128) {
     throw new TypeError("device id must be a non-empty string of at most 128 characters");
@@ -55,6 +61,9 @@ function checkRegistration(device: PluginDeviceRegistration, builtin: boolean): 
       `device "${device.id}": endpointType works only for built-in plugins; external plugins use deviceType plus clusters`,
     );
   }
+  if (device.endpointType !== undefined && !isBuiltinEndpoint(device.endpointType)) {
+    throw new TypeError(`device "${device.id}": endpointType must be a device of the built-in services (e.g. cameraDevice)`);
+  }
   if (device.clusters !== undefined && !Array.isArray(device.clusters))
     throw new TypeError(`device "${device.id}": clusters must be an array`);
   for (const cluster of device.clusters ?? []) {
@@ -64,6 +73,7 @@ function checkRegistration(device: PluginDeviceRegistration, builtin: boolean): 
   if (device.onAttributeWrite !== undefined && typeof device.onAttributeWrite !== "function") {
     throw new TypeError(`device "${device.id}": onAttributeWrite must be a function`);
   }
+  return device as CheckedRegistration;
 }
 
 export function createPluginContext(options: PluginContextOptions): PluginContext {
@@ -77,8 +87,7 @@ export function createPluginContext(options: PluginContextOptions): PluginContex
     log: pluginLogger(options.log),
     async registerDevice(device: PluginDeviceRegistration) {
       ensureActive();
-      checkRegistration(device, options.builtin);
-      await devices.register(options.run, device, options.deliverWrite);
+      await devices.register(options.run, checkRegistration(device, options.builtin), options.deliverWrite);
       options.log.debug({ deviceId: device.id, deviceType: device.deviceType }, `device "${device.name}" registered`);
     },
     async unregisterDevice(deviceId: string) {

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Logger } from "../../../lib/logger.ts";
-import type { MountedPluginDevice, PluginBridgeSeam } from "../matter/plugin-devices/seam.ts";
+import type { BuiltinEndpoint, MountedPluginDevice, PluginBridgeSeam } from "../matter/plugin-devices/seam.ts";
 import { SerialWriter } from "../storage/atomic-file.ts";
 import type { AttributeWriteHandler, PluginDeviceRegistration } from "./api.ts";
 
@@ -17,6 +17,9 @@ export function pluginEndpointId(plugin: string, deviceId: string): string {
   const hash = createHash("sha256").update(`${plugin}\0${deviceId}`).digest("hex").slice(0, 8);
   return `${id.slice(0, 55)}-${hash}`;
 }
+
+/** A registration plugin-context.ts has checked: an `endpointType` is a built-in's {@link BuiltinEndpoint}. */
+export type CheckedRegistration = Omit<PluginDeviceRegistration, "endpointType"> & { endpointType?: BuiltinEndpoint };
 
 interface Entry {
   name: string;
@@ -57,7 +60,7 @@ export class PluginDeviceSet {
    */
   register(
     run: number,
-    device: PluginDeviceRegistration,
+    device: CheckedRegistration,
     onWrite: (handler: AttributeWriteHandler, ...args: [string, string, unknown]) => void,
   ) {
     return this.#queue.run(async () => {

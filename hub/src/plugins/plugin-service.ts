@@ -1,5 +1,5 @@
 /**
- * The hub's plugin system (hub-plugins.md): installed packages, built-in plugins, and one plugin host per bridge
+ * The hub's plugin system (docs/plugins.md): installed packages, built-in plugins, and one plugin host per bridge
  * (made through {@link PluginService.forBridge}, the factory MatterBridgeDeps.plugins takes). Created once in
  * hub.ts; nothing here is a module singleton. Package operations and per-bridge operations are in
  * {@link PluginCatalog} and the routes; this class ties them together. The process-level guard against unhandled
@@ -12,19 +12,20 @@ import type { HomeAssistantService } from "../home-assistant/home-assistant-serv
 import type { PluginBridgeSeam, PluginHostForBridge } from "../matter/plugin-devices/seam.ts";
 import { BridgePluginHost } from "./bridge-plugin-host.ts";
 import type { ApplianceCloudClient } from "./builtin/appliance-cloud/cloud-client.ts";
-import { defaultBuiltinPlugins } from "./builtin/builtin-plugins.ts";
+import { builtinPlugins } from "./builtin/builtin-plugins.ts";
+import { hubBuiltinServices } from "./builtin-providers/hub-services.ts";
+import type { BuiltinPluginDefinition } from "./builtin-services.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { LIFECYCLE_TIMEOUT_MS } from "./lifecycle-call.ts";
 import { createNpmRunner, type NpmOptions, type NpmRunner } from "./npm-runner.ts";
 import { packagePaths } from "./package-registry.ts";
 import { PluginCatalog } from "./plugin-catalog.ts";
 import { bridgePluginsDir } from "./plugin-files.ts";
-import type { BuiltinPluginDefinition } from "./plugin-source.ts";
 
 export interface PluginServiceOptions {
   dataDir: string;
   log: Logger;
-  /** For the default built-in plugins (security needs Home Assistant). */
+  /** For the default built-in plugins (camera and security need Home Assistant; without it there are none). */
   homeAssistant?: HomeAssistantService;
   /** Replaces the default built-ins (tests). */
   builtins?: BuiltinPluginDefinition[];
@@ -60,14 +61,11 @@ export class PluginService {
     this.#clock = options.clock ?? systemClock();
     this.uploadLimitBytes = options.uploadLimitBytes ?? DEFAULT_UPLOAD_LIMIT;
     this.#npm = createNpmRunner(options.npm);
-    const builtins =
-      options.builtins ??
-      (options.homeAssistant
-        ? defaultBuiltinPlugins({ homeAssistant: options.homeAssistant, log: options.log, cloudClient: options.cloudClient })
-        : []);
+    const builtins = options.builtins ?? (options.homeAssistant ? builtinPlugins({ cloudClient: options.cloudClient }) : []);
     this.catalog = new PluginCatalog({
       paths: packagePaths(options.dataDir),
       builtins,
+      builtinServices: hubBuiltinServices({ homeAssistant: options.homeAssistant, log: options.log }),
       npm: this.#npm,
       log: options.log,
       hosts: () => [...this.#hosts.values()],

@@ -15,7 +15,7 @@ import { callPlugin, describe } from "./lifecycle-call.ts";
 import { createPluginContext } from "./plugin-context.ts";
 import { PluginDeviceSet } from "./plugin-device-set.ts";
 import type { PluginFiles, SlotRecord } from "./plugin-files.ts";
-import type { BuiltinServices, PluginSource } from "./plugin-source.ts";
+import type { PluginSource, SlotServices } from "./plugin-source.ts";
 
 export type SlotState = "disabled" | "stopped" | "starting" | "running" | "failed" | "tripped";
 
@@ -207,7 +207,7 @@ export class PluginSlot {
   }
 
   /** Hub services for a built-in plugin instance (ignored by installed packages). */
-  protected services(): BuiltinServices {
+  protected services(): SlotServices {
     return {
       bridgeId: this.deps.bridgeId,
       clock: this.deps.clock,

@@ -1,5 +1,5 @@
 /**
- * `/api/plugins` (hub-plugins.md "Endpoints"; response bodies are documented in docs/plugins.md). Package routes
+ * `/api/plugins` (docs/plugins.md "Endpoints"; response bodies in its "HTTP bodies"). Package routes
  * act on the hub; `/:bridgeId/:pluginName/...` act on one bridge (scoped names such as `@scope/name` may be sent
  * as they are or URL-encoded). Server Mode bridges answer 409: they host no plugins.
  * Mount: `app.route("/api/plugins", pluginRoutes(ctx.plugins, ctx.bridges))`.

@@ -1,5 +1,5 @@
 /**
- * hub-plugins.md "Errors": unhandled rejections from plugin promises are caught at process level and logged; the
+ * docs/plugins.md "Errors": unhandled rejections from plugin promises are caught at process level and logged; the
  * hub keeps running. The plugin service installs this once when it starts and removes it when it stops; nothing
  * is installed at import time. Without a listener Node 20 would end the process on the first unhandled rejection.
  * Synchronous throws from plugin timers (uncaughtException) keep Node's default: the process state is unknown

@@ -10,12 +10,7 @@ import { assertNetworkIsolated } from "../../../lib/testing/isolation.ts";
 import { testCameraImage } from "../../src/ha-simulator/camera/test-image.ts";
 import { BridgeNode } from "../../src/matter/bridge-node.ts";
 import { createMatterEnvironment } from "../../src/matter/matter-environment.ts";
-import {
-  type CameraSession,
-  cameraDevice,
-  type IceCandidate,
-  type SolicitedSession,
-} from "../../src/matter/plugin-devices/camera-endpoint.ts";
+import type { CameraSession, IceCandidate, SolicitedSession } from "../../src/matter/plugin-devices/camera-backend.ts";
 import { mountPluginDevice } from "../../src/matter/plugin-devices/plugin-mount.ts";
 import { CameraController } from "./camera-controller.ts";
 import { freeUdpPort, tempDir } from "./matter-fixtures.ts";
@@ -116,12 +111,11 @@ export async function startCameraBridge(name: string): Promise<CameraBridge> {
     });
     const nodeId = await controller.commission(bridge.commissioning()?.manualPairingCode ?? "", { ip: "::1", port });
     const fake = fakeBackend();
-    const parts = cameraDevice(fake.backend);
     const camera = await mountPluginDevice(bridge, {
       endpointId: CAMERA_ENDPOINT_ID,
       name: "Front door",
-      endpointType: parts.endpointType,
-      clusters: parts.clusters,
+      endpointType: { kind: "camera", backend: fake.backend },
+      clusters: [],
       uniqueId: "camera-front-door-uid".padEnd(32, "0"),
       vendorName: "camera",
       productName: "Matter Hub camera plugin",

@@ -1,8 +1,9 @@
 /**
  * THE mapping table: which Matter device type an HA entity becomes, from its domain and, where it matters, its
- * device class, supported features and colour modes. Lookup order (hub-plugins.md "Domain mappings"): a user
+ * device class, supported features and colour modes. Lookup order (docs/plugins.md "Domain mappings"): a user
  * override (checked here for compatibility), then plugin mappings (outside this module), then this table.
- * Reasons for the less obvious rows are in the JSDoc of each entry; research §2 lists what t0/RX chose.
+ * Reasons for the less obvious rows are in the JSDoc of each entry; docs/research-notes.md
+ * "Domain choices of the peer hubs" sums up what t0/RX chose.
  */
 import type { HassEntity } from "../../home-assistant/types.ts";
 import { climateCapabilities, lightCapabilities, selectOptions, speakerCapabilities } from "./capabilities.ts";

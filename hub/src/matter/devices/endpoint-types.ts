@@ -1,8 +1,8 @@
 /**
  * Builds the matter.js Endpoint for an HA entity and keeps it in step with HA. HA → Matter flows through
  * {@link updateDeviceEndpoint} only: it projects the new state, compares with the endpoint's attributes and writes
- * just the ones that differ (no transaction at all when nothing changed; research §1.4, RX #351 — CPU scaling with
- * entities × events). Matter → HA flows through the cluster behaviors in ../behaviors.
+ * just the ones that differ (no transaction at all when nothing changed; docs/research-notes.md "Changed attributes
+ * only": CPU scaling with entities × events). Matter → HA flows through the cluster behaviors in ../behaviors.
  */
 import { createHash } from "node:crypto";
 import { Endpoint, isDeepEqual } from "@matter/main";

@@ -4,8 +4,19 @@
  * - {@link CameraSession}: the controller offered (ProvideOffer); the backend answers through Home Assistant.
  * - {@link SolicitedSession}: the controller asked the camera to offer (SolicitOffer); the backend creates the
  *   offer itself and the controller answers it (ProvideAnswer).
+ * This file imports nothing: it is the camera's side of the built-in plugin boundary, re-exported to the built-ins by
+ * `hub/src/plugins/builtin-services.ts`.
  */
-import type { IceCandidate, SessionEndReason } from "./requestor-link.ts";
+
+/** One ICE candidate as the Matter struct carries it (JSEP `RTCIceCandidateInit`). */
+export interface IceCandidate {
+  candidate: string;
+  sdpMid: string | null;
+  sdpMLineIndex: number | null;
+}
+
+/** Why a session ended, as the relay knows it; mapped to Matter's WebRTCEndReasonEnum. */
+export type SessionEndReason = "hangup" | "failed" | "unavailable" | "replaced";
 
 /** An ICE server as the controller named it (Matter's ICEServerStruct, without the certificate id). */
 export interface IceServerConfig {
@@ -57,4 +68,17 @@ export interface CameraBackend {
   candidates(sessionId: number, candidates: IceCandidate[]): void;
   /** The controller ended the session. */
   close(sessionId: number): void;
+}
+
+/** An image from Home Assistant's camera proxy. */
+export interface CameraImage {
+  data: Uint8Array;
+}
+
+/** Where snapshots come from (the camera plugin). */
+export type SnapshotSource = (size: { width: number; height: number }) => Promise<CameraImage>;
+
+/** Everything a camera endpoint delegates: the WebRTC relay and the snapshots. */
+export interface CameraDeviceBackend extends CameraBackend {
+  snapshot: SnapshotSource;
 }

@@ -1,27 +1,19 @@
 /**
  * A Matter Camera (device type 0x0142) for the camera plugin: Camera AV Stream Management (video, audio, snapshot)
- * and the WebRTC Transport Provider relaying to a {@link CameraDeviceBackend}. Built-in plugins register it through
- * `registerDevice({endpointType, clusters})`; the plugin only sees the plain types exported here, never matter.js.
- * The first camera mounted on a bridge opens Matter over TCP on the bridge's port (camera-tcp.ts).
+ * and the WebRTC Transport Provider relaying to a {@link CameraDeviceBackend}. Built-in plugins ask for it with a
+ * plain `{kind: "camera", backend}` (seam.ts {@link BuiltinEndpoint}); plugin-endpoint.ts builds it here, so the
+ * plugin never sees matter.js. The first camera mounted on a bridge opens Matter over TCP on the bridge's port
+ * (camera-tcp.ts).
  */
+import type { MutableEndpoint } from "@matter/main";
 import { CameraDevice } from "@matter/main/devices/camera";
-import type { CameraBackend } from "./camera-backend.ts";
+import type { CameraDeviceBackend } from "./camera-backend.ts";
 import { cameraProviderServer } from "./camera-provider.ts";
-import { cameraStreamsServer, cameraStreamsState, type SnapshotSource } from "./camera-streams.ts";
+import { cameraStreamsServer, cameraStreamsState } from "./camera-streams.ts";
 
-export type { CameraBackend, CameraSession, IceServerConfig, SolicitedSession } from "./camera-backend.ts";
-export type { CameraImage, SnapshotSource } from "./camera-streams.ts";
-export { MAX_SNAPSHOT_BYTES } from "./camera-streams.ts";
-export type { IceCandidate, SessionEndReason } from "./requestor-link.ts";
-
-/** Everything a camera endpoint delegates: the WebRTC relay and the snapshots. */
-export interface CameraDeviceBackend extends CameraBackend {
-  snapshot: SnapshotSource;
-}
-
-/** The registration parts of a camera device: a live endpoint type and its initial cluster state. */
+/** The parts of a camera device: its endpoint type and the initial state of its clusters. */
 export interface CameraDeviceParts {
-  endpointType: unknown;
+  endpointType: MutableEndpoint;
   clusters: { clusterId: string; attributes: Record<string, unknown> }[];
 }
 

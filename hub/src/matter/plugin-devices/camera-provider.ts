@@ -18,7 +18,7 @@ import { WebRtcTransportProviderServer } from "@matter/main/behaviors/web-rtc-tr
 import type { WebRtcTransportProvider } from "@matter/main/clusters/web-rtc-transport-provider";
 import { assertRemoteActor, NodeSession } from "@matter/main/protocol";
 import { Status } from "@matter/main/types";
-import type { CameraBackend, CameraSession, SolicitedSession } from "./camera-backend.ts";
+import type { CameraBackend, CameraSession, SessionEndReason, SolicitedSession } from "./camera-backend.ts";
 import {
   allocateSessionId,
   countSessionStreams,
@@ -31,7 +31,7 @@ import {
 } from "./camera-sessions.ts";
 import type { CameraStreamsServerType } from "./camera-streams.ts";
 import { enableTcp } from "./camera-tcp.ts";
-import { RequestorLink, type SessionEndReason } from "./requestor-link.ts";
+import { RequestorLink } from "./requestor-link.ts";
 
 const logger = Logger.get("CameraProvider");
 /** Live sessions one camera keeps; a new one beyond ends the oldest. */

@@ -11,20 +11,13 @@ import { Logger } from "@matter/main";
 import { CameraAvStreamManagementServer } from "@matter/main/behaviors/camera-av-stream-management";
 import { CameraAvStreamManagement } from "@matter/main/clusters/camera-av-stream-management";
 import { Status, StatusResponseError, StreamUsage } from "@matter/main/types";
+import type { CameraImage, SnapshotSource } from "./camera-backend.ts";
 import { jpegSize } from "./jpeg-size.ts";
 
 const logger = Logger.get("CameraSnapshot");
 type VideoStream = CameraAvStreamManagement.VideoStream;
 type AudioStream = CameraAvStreamManagement.AudioStream;
 type SnapshotStream = CameraAvStreamManagement.SnapshotStream;
-
-/** An image from Home Assistant's camera proxy. */
-export interface CameraImage {
-  data: Uint8Array;
-}
-
-/** Where snapshots come from (the camera plugin). */
-export type SnapshotSource = (size: { width: number; height: number }) => Promise<CameraImage>;
 
 /** The largest image a CaptureSnapshotResponse can carry inside one 64 000-byte Matter TCP message. */
 export const MAX_SNAPSHOT_BYTES = 60_000;

@@ -1,5 +1,5 @@
 /**
- * Matter over TCP for a running bridge, switched on the moment its first camera mounts (hub-plugins.md "Limits":
+ * Matter over TCP for a running bridge, switched on the moment its first camera mounts (docs/plugins.md "Limits":
  * the WebRTC signalling commands are large messages; an SDP offer does not fit a 1280-byte UDP datagram, and
  * matter.js refuses them on a UDP session with INVALID_TRANSPORT_TYPE).
  *

@@ -1,5 +1,5 @@
 /**
- * The cluster ids a plugin may name (hub-plugins.md "Cluster ids": matter.js behavior ids, case-sensitive) and the
+ * The cluster ids a plugin may name (docs/plugins.md "Cluster ids": matter.js behavior ids, case-sensitive) and the
  * plain matter.js server each becomes. Plugin devices use the stock servers, not the HA-backed ones: a plugin owns
  * its device's state, so commands simply change attributes and the plugin hears about it through onAttributeWrite.
  * Features follow the initial attributes where Matter makes them optional (fan speeds, rocking, wind, direction).

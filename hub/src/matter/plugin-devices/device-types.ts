@@ -1,5 +1,5 @@
 /**
- * The device type keys of hub-plugins.md ("Device types") and what each needs: the matter.js device type and the
+ * The device type keys of docs/plugins.md ("Device types") and what each needs: the matter.js device type and the
  * clusters it cannot be without. A plugin's own cluster data is merged on top; further clusters from the cluster
  * table may be added (a fan with onOff, a contact sensor with a temperature).
  *

@@ -11,7 +11,7 @@ import { checkPluginDevice, PluginDeviceError } from "./plugin-endpoint.ts";
 import { mountPluginDevice, resolveEntityMapping } from "./plugin-mount.ts";
 import type { PluginDeviceSpec } from "./seam.ts";
 
-/** Device type codes of hub-plugins.md (color_temperature_light: Matter's 0x010C, see device-types.ts). */
+/** Device type codes of docs/plugins.md "Device types" (color_temperature_light: Matter's 0x010C, device-types.ts). */
 const CODES: Record<string, number> = {
   on_off_light: 0x0100,
   dimmable_light: 0x0101,
@@ -68,7 +68,10 @@ describe("plugin device registrations (checks without a node)", () => {
       /unknown cluster id "OnOff" \(cluster ids are case-sensitive/,
     );
     assert.throws(() => checkPluginDevice(spec("x")), /exactly one of deviceType or endpointType/);
-    assert.throws(() => checkPluginDevice(spec("x", { deviceType: "on_off_light", endpointType: {} })), /exactly one/);
+    assert.throws(
+      () => checkPluginDevice(spec("x", { deviceType: "on_off_light", endpointType: { kind: "camera", backend: {} as never } })),
+      /exactly one/,
+    );
   });
 
   it("resolves domains in the documented order: user override, plugin mapping, built-in table", () => {

@@ -1,16 +1,18 @@
 /**
  * Plugin devices as matter.js endpoints: a device type key plus cluster data become an Endpoint with stock cluster
- * servers and BridgedDeviceBasicInformation. Every change that is not the plugin's own is reported after it commits
- * (so a plugin never runs inside a Matter transaction and may push state back at once): a controller's write or
- * command, and what the stock servers do later on a controller's behalf (OnWithTimedOff's off when OnTime runs
- * out, a scene applied after its transition). The plugin's own updates are never reported back to it.
+ * servers and BridgedDeviceBasicInformation; a built-in's {@link BuiltinEndpoint} becomes its device kind's endpoint
+ * (its own initial state, overridden by any cluster data given). Every change that is not the plugin's own is
+ * reported after it commits (so a plugin never runs inside a Matter transaction and may push state back at once): a
+ * controller's write or command, and what the stock servers do later on a controller's behalf (OnWithTimedOff's off
+ * when OnTime runs out, a scene applied after its transition). The plugin's own updates are never reported back to it.
  */
 import { type Behavior, Endpoint, type MutableEndpoint } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
 import { cutUtf8 } from "../devices/endpoint-types.ts";
+import { type CameraDeviceParts, cameraDevice } from "./camera-endpoint.ts";
 import { type Attributes, CLUSTER_SERVERS, isPluginClusterId } from "./cluster-servers.ts";
 import { isPluginDeviceType, PLUGIN_DEVICE_TYPES } from "./device-types.ts";
-import type { PluginDeviceSpec } from "./seam.ts";
+import type { BuiltinEndpoint, PluginDeviceSpec } from "./seam.ts";
 
 /** A registration the hub refuses; the message is meant for the plugin author. */
 export class PluginDeviceError extends Error {
@@ -71,8 +73,10 @@ export function createPluginEndpoint(spec: PluginDeviceSpec): Endpoint {
     type = PLUGIN_DEVICE_TYPES[key as keyof typeof PLUGIN_DEVICE_TYPES].device.with(...servers);
     for (const [id, attributes] of clusters) state[id] = { ...CLUSTER_SERVERS[id]!.defaults(attributes, key), ...attributes };
   } else {
-    type = spec.endpointType as MutableEndpoint;
-    for (const [id, attributes] of clusters) state[id] = { ...attributes };
+    const parts = builtinEndpoint(spec.endpointType!);
+    type = parts.endpointType;
+    for (const { clusterId, attributes } of parts.clusters) state[clusterId] = { ...attributes };
+    for (const [id, attributes] of clusters) state[id] = { ...state[id], ...attributes };
   }
   state.bridgedDeviceBasicInformation = {
     nodeLabel: cutUtf8(spec.name),
@@ -82,6 +86,12 @@ export function createPluginEndpoint(spec: PluginDeviceSpec): Endpoint {
     reachable: true,
   };
   return new Endpoint(type.with(BridgedDeviceBasicInformationServer), { id: spec.endpointId, ...state } as Endpoint.Options);
+}
+
+/** The endpoint type and initial state of a built-in's device kind. */
+function builtinEndpoint(endpoint: BuiltinEndpoint): CameraDeviceParts {
+  if (endpoint.kind === "camera") return cameraDevice(endpoint.backend);
+  throw new PluginDeviceError(`unknown built-in device kind "${String((endpoint as { kind?: unknown }).kind)}"`);
 }
 
 type ChangeObserver = { on(handler: (...args: unknown[]) => void): void; off(handler: (...args: unknown[]) => void): void };

@@ -46,7 +46,7 @@ function innermost(error: unknown): string {
 }
 
 /**
- * hub-plugins.md "Domain mappings": the user's override, then plugin mappings, then the built-in table. Plugin
+ * docs/plugins.md "Domain mappings": the user's override, then plugin mappings, then the built-in table. Plugin
  * mappings apply only to domains the hub does not handle; for such a domain a user override may pick any plugin
  * device type key.
  */

@@ -17,17 +17,7 @@ import { WebRtcTransportDefinitions } from "@matter/main/clusters/web-rtc-transp
 import { WebRtcTransportRequestor } from "@matter/main/clusters/web-rtc-transport-requestor";
 import { ClientInteraction, Invoke, PeerAddress, PeerSet } from "@matter/main/protocol";
 import { EndpointNumber, FabricIndex, NodeId, Status, StatusResponseError } from "@matter/main/types";
-import type { IceServerConfig } from "./camera-backend.ts";
-
-/** One ICE candidate as the Matter struct carries it (JSEP `RTCIceCandidateInit`). */
-export interface IceCandidate {
-  candidate: string;
-  sdpMid: string | null;
-  sdpMLineIndex: number | null;
-}
-
-/** Why a session ended, as the relay knows it; mapped to Matter's WebRTCEndReasonEnum. */
-export type SessionEndReason = "hangup" | "failed" | "unavailable" | "replaced";
+import type { IceCandidate, IceServerConfig, SessionEndReason } from "./camera-backend.ts";
 
 const END_REASONS: Record<SessionEndReason, WebRtcTransportDefinitions.WebRtcEndReason> = {
   hangup: WebRtcTransportDefinitions.WebRtcEndReason.UserHangup,

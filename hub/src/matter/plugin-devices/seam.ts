@@ -1,9 +1,21 @@
 /**
- * The seam between a Matter bridge and the plugins it hosts (hub-plugins.md). The bridge runtime builds a
+ * The seam between a Matter bridge and the plugins it hosts (docs/plugins.md). The bridge runtime builds a
  * {@link PluginBridgeSeam} for itself and hands it to the plugin host factory of its deps; the host never sees a
  * matter.js type: devices go in as plain {@link PluginDeviceSpec}s and come back as {@link MountedPluginDevice}s.
  */
 import type { DeviceTypeKey } from "../devices/contract.ts";
+import type { CameraDeviceBackend } from "./camera-backend.ts";
+
+/**
+ * A device only built-in plugins may register (it has no device type key in the plugin API), in plain parts: the
+ * Matter side builds the endpoint (plugin-endpoint.ts), so no matter.js type ever leaves `hub/src/matter`. Built-ins
+ * get it from `BuiltinServices` (`hub/src/plugins/builtin-services.ts`).
+ */
+export interface BuiltinEndpoint {
+  /** A Matter Camera (0x0142) whose live view and snapshots are delegated to `backend` (camera-endpoint.ts). */
+  readonly kind: "camera";
+  readonly backend: CameraDeviceBackend;
+}
 
 /** A plugin device as the Matter side needs it. */
 export interface PluginDeviceSpec {
@@ -12,8 +24,8 @@ export interface PluginDeviceSpec {
   name: string;
   /** A device type key of the plugin API (exactly one of this and `endpointType`). */
   deviceType?: string | undefined;
-  /** A matter.js endpoint type, from built-in plugins only. */
-  endpointType?: unknown;
+  /** A device of a built-in plugin, built by the Matter side. */
+  endpointType?: BuiltinEndpoint | undefined;
   clusters: { clusterId: string; attributes: Record<string, unknown> }[];
   /** BridgedDeviceBasicInformation: a stable 32-character id, the plugin as vendor, its package as product. */
   uniqueId: string;

@@ -7,7 +7,7 @@ import { ApplianceCloudPlugin } from "../builtin/appliance-cloud/appliance-plugi
 import { SimulatedCloud, type SimulatedDevice } from "../builtin/appliance-cloud/simulated-cloud.ts";
 import { VeSyncClient } from "../builtin/appliance-cloud/vesync-client.ts";
 import { FakeClock, settle } from "../clock.ts";
-import { type FakeContext, fakeContext, silentLog } from "./fake-plugin-context.ts";
+import { type FakeContext, fakeBuiltinServices, fakeContext } from "./fake-plugin-context.ts";
 
 export const EMAIL = "cook@example.com";
 export const PASSWORD = "fryer-Pa55word";
@@ -60,7 +60,7 @@ export async function applianceWorld(
   const context = fakeContext();
   const status: ApplianceWorld["status"] = { line: null, details: undefined };
   const plugin = new ApplianceCloudPlugin(
-    { bridgeId: "b1", clock, log: silentLog(), setStatus: (line, details) => Object.assign(status, { line, details }) },
+    fakeBuiltinServices({ clock, setStatus: (line, details) => Object.assign(status, { line, details }) }),
     new VeSyncClient({ fetch: cloud.fetch }),
   );
   await plugin.onStart(context);

@@ -1,12 +1,15 @@
 /**
  * Plugin-level fakes for built-in plugin tests: a PluginContext that records devices and their state (with an
- * in-memory storage that can outlive a plugin instance, as the real one outlives restarts), and an HaAccess
- * whose states, service calls, failures and reconnects the test controls.
+ * in-memory storage that can outlive a plugin instance, as the real one outlives restarts), BuiltinServices with
+ * the given members (the rest: bridge b1, a fake clock, no Home Assistant), and an HaAccess whose states, service
+ * calls, failures and reconnects the test controls.
  */
 import { createLogger, type Logger } from "../../../../lib/logger.ts";
 import type { HassEntity } from "../../home-assistant/types.ts";
 import type { PluginContext, PluginDeviceRegistration, PluginStorage } from "../api.ts";
-import type { HaAccess } from "../builtin/ha-access.ts";
+import { hubBuiltinServices } from "../builtin-providers/hub-services.ts";
+import type { BuiltinServices, HaAccess } from "../builtin-services.ts";
+import { FakeClock } from "../clock.ts";
 
 export interface FakeContext extends PluginContext {
   readonly devices: Map<string, PluginDeviceRegistration>;
@@ -20,6 +23,19 @@ export interface FakeContext extends PluginContext {
 /** A logger that drops everything (tests that assert on behaviour, not on log lines). */
 export function silentLog(): Logger {
   return createLogger({ name: "test", level: "silent", destination: { write: () => undefined } });
+}
+
+/** BuiltinServices for a built-in under test: `overrides`, else bridge b1, a fake clock and no Home Assistant. */
+export function fakeBuiltinServices(overrides: Partial<BuiltinServices> = {}): BuiltinServices {
+  const log = overrides.log ?? silentLog();
+  return {
+    bridgeId: "b1",
+    clock: new FakeClock(),
+    setStatus: () => undefined,
+    ...hubBuiltinServices({ log }),
+    ...overrides,
+    log,
+  };
 }
 
 export function memoryStorage(data: Record<string, unknown> = {}): PluginStorage & { data: Record<string, unknown> } {

@@ -5,8 +5,7 @@
 import { SecurityPlugin } from "../builtin/security/security-plugin.ts";
 import type { Mode } from "../builtin/security/security-settings.ts";
 import { FakeClock, settle } from "../clock.ts";
-import type { BuiltinServices } from "../plugin-source.ts";
-import { type FakeContext, type FakeHa, fakeContext, fakeHa, memoryStorage, silentLog } from "./fake-plugin-context.ts";
+import { type FakeContext, type FakeHa, fakeBuiltinServices, fakeContext, fakeHa, memoryStorage } from "./fake-plugin-context.ts";
 
 export const HOME = {
   "binary_sensor.front_door": { state: "off", attributes: { device_class: "door" } },
@@ -61,16 +60,15 @@ export async function securityWorld(
   const context = fakeContext(storage);
   const status: SecurityWorld["status"] = { line: null, details: undefined };
   const opened: SecurityWorld["opened"] = [];
-  const services: BuiltinServices = {
-    bridgeId: "b1",
+  const services = fakeBuiltinServices({
     clock,
-    log: silentLog(),
     setStatus: (line, details) => Object.assign(status, { line, details }),
-  };
-  const plugin = new SecurityPlugin(services, (own) => {
-    opened.push(own);
-    return ha;
+    openHa: (own) => {
+      opened.push(own);
+      return ha;
+    },
   });
+  const plugin = new SecurityPlugin(services);
   await plugin.onStart(context);
   await plugin.onConfigChanged(config);
   await plugin.onConfigure();

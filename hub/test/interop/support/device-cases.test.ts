@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DOMAIN_TABLE } from "../../../src/matter/devices/domain-table.ts";
-import { type BuiltinDeps, builtinPlugins } from "../../../src/plugins/builtin/builtin-plugins.ts";
+import { builtinPlugins } from "../../../src/plugins/builtin/builtin-plugins.ts";
 import { ACCOUNT, applianceWorld, EMAIL, PASSWORD } from "../../../src/plugins/testing/appliance-harness.ts";
 import { securityWorld } from "../../../src/plugins/testing/security-harness.ts";
 import { caseName, isEntitySource } from "./device-case.ts";
@@ -9,9 +9,7 @@ import { DEVICE_CASES, type PluginDevice, uncovered } from "./device-cases.ts";
 import { CAMERA } from "./plugin-cases.ts";
 
 /** The built-in plugins' names, from the real list (nothing is created: `create` runs only when a slot starts). */
-const BUILTIN = builtinPlugins({ openHa: () => undefined, openCameraHa: () => undefined } as unknown as BuiltinDeps).map(
-  (plugin) => plugin.name,
-);
+const BUILTIN = builtinPlugins().map((plugin) => plugin.name);
 
 /**
  * What the built-in plugins register, by running them: the security plugin's switches and sensor, the appliance

@@ -1,5 +1,5 @@
 /**
- * `/api/plugins` (hub-plugins.md "Endpoints"; bodies in docs/plugins.md "HTTP bodies"). The hub pushes no plugin
+ * `/api/plugins` (docs/plugins.md "Endpoints" and "HTTP bodies"). The hub pushes no plugin
  * changes over `/api/ws`, so the page reloads the list itself while something is in progress.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Window Covering (0x0202). Lift and/or tilt with position awareness always on: covers that only know
  * open/closed report 0 % (open) or 100 % (closed) from their state, so controllers still show where they are —
- * with the right polarity, which t0 got wrong for non-positional covers (research §1.6, complaint #8).
+ * with the right polarity, which t0 got wrong for non-positional covers (docs/research-notes.md "Cover polarity").
  * Type and EndProductType follow the HA device class (Matter 1.3 §5.3.5.2/§5.3.5.21).
  */
 import { WindowCovering } from "@matter/main/clusters/window-covering";

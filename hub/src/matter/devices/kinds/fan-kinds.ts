@@ -1,6 +1,6 @@
 /**
- * Fan (0x002B), Air Purifier (0x002D) and the humidifier shown as a fan. FanModeSequence is always set (an
- * endpoint without it does not mount, hub-plugins.md); features follow the HA fan: MultiSpeed + Step from
+ * Fan (0x002B), Air Purifier (0x002D) and the humidifier shown as a fan. FanModeSequence is always set (an endpoint
+ * without it does not mount, docs/plugins.md "Cluster ids"); features follow the HA fan: MultiSpeed + Step from
  * `percentage_step`, Auto from an automatic preset, Rocking from oscillation, Wind from sleep/natural presets,
  * AirflowDirection from direction. OnOff is added too: Google and Alexa switch fans with it.
  */

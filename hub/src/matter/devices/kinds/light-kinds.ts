@@ -147,8 +147,9 @@ export const dimmablePlugInUnit: DeviceKind = {
 };
 
 /**
- * Color Temperature Light (0x010C, Matter Device Library §4.3; matter.js `ColorTemperatureLightDevice`). hub-plugins.md
- * lists 0x0102, which is Zigbee HA's Color Dimmable Light and not a Matter device type (docs/decisions.md).
+ * Color Temperature Light (0x010C, Matter Device Library §4.3; matter.js `ColorTemperatureLightDevice`). The
+ * plugin specification lists 0x0102, which is Zigbee HA's Color Dimmable Light and not a Matter device type
+ * (docs/decisions.md).
  */
 export const colorTemperatureLight: DeviceKind = {
   endpointType: () =>

@@ -1,7 +1,8 @@
 /**
- * Test support for the device layer: a real matter.js ServerNode with an aggregator in a temp-storage
- * Environment (the RiDDiX bring-up pattern, research §5), a fake ActionSink that records calls and can refuse
- * them, and HA state fixtures. Only for tests run inside the private network namespace (scripts/isolate.sh).
+ * Test support for the device layer: a real matter.js ServerNode with an aggregator in a temp-storage Environment
+ * (the RiDDiX bring-up pattern, docs/research-notes.md "Bring-up tests"), a fake ActionSink that records calls and
+ * can refuse them, and HA state fixtures. Only for tests run inside the private network namespace
+ * (scripts/isolate.sh).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
 /**
- * Which cloud models the appliance plugin handles and how (hub-plugins.md "Appliance cloud plugin"): a two-basket
+ * Which cloud models the appliance plugin handles and how (docs/plugins.md "Appliance cloud plugin"): a two-basket
  * air fryer is two plugs (Left, Right), a single-basket fryer one plug, smart plugs and wall switches a plug,
  * purifiers an Air Purifier with on/off and fan speed, tower and pedestal fans a Fan with speed, humidifiers a
  * plug plus a humidity sensor. Bulbs, the dimmer, some plug models, the thermostat and older fryers are named as

@@ -1,5 +1,5 @@
 /**
- * The appliance cloud plugin against the simulated cloud (hub-plugins.md "Appliance cloud plugin"): sign-in and
+ * The appliance cloud plugin against the simulated cloud (docs/plugins.md "Appliance cloud plugin"): sign-in and
  * its failures in the status line, device switches off by default, the device mappings, plug behaviour,
  * unreachable offline devices, and polling within the daily quota.
  */

@@ -5,8 +5,7 @@
  * details; the password arrives through the configuration's secret field and lives only in `secrets.json`.
  */
 import type { HubPlugin, PluginConfig, PluginConfigSchema, PluginContext } from "../../api.ts";
-import type { CancelTimer } from "../../clock.ts";
-import type { BuiltinServices } from "../../plugin-source.ts";
+import type { BuiltinServices, CancelTimer } from "../../builtin-services.ts";
 import { type ApplianceEndpoint, commandFor, endpointsFor, stateFor, supportOf } from "./appliance-mapping.ts";
 import { type ApplianceCloudClient, type CloudDevice, CloudError, type CloudSession, signInProblem } from "./cloud-client.ts";
 import { POLL_DEFAULT_SECONDS, POLL_MAX_SECONDS, POLL_MIN_SECONDS, type PollPlan, pollPlan } from "./poll-quota.ts";

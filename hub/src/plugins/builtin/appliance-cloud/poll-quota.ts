@@ -1,5 +1,5 @@
 /**
- * The cloud's daily request quota and the poll interval it allows (hub-plugins.md "Appliance cloud plugin"): the
+ * The cloud's daily request quota and the poll interval it allows (docs/plugins.md "Appliance cloud plugin"): the
  * account may make 3200 requests a day plus 1500 per device on it. One poll cycle costs one device-list request
  * plus one status request per switched-on device, so the interval is raised until a day of polling fits:
  *

@@ -1,5 +1,5 @@
 /**
- * The built-in Camera plugin (experimental, hub-plugins.md "Camera plugin"): every camera entity of the `cameras`
+ * The built-in Camera plugin (experimental, docs/plugins.md "Camera plugin"): every camera entity of the `cameras`
  * setting becomes a Matter Camera (0x0142) on the bridge, whose live view is relayed to Home Assistant's own WebRTC
  * signalling (or, for controllers that ask the camera to offer, through the hub's media relay) and whose snapshots
  * are HA's camera images. No devices until configured; saved settings apply at once
@@ -8,10 +8,8 @@
  * skipped ids, cameras HA offers no WebRTC for, and the host's receive buffer advice.
  */
 
-import { cameraDevice } from "../../../matter/plugin-devices/camera-endpoint.ts";
 import type { HubPlugin, PluginConfig, PluginContext } from "../../api.ts";
-import type { BuiltinServices } from "../../plugin-source.ts";
-import type { CameraHa, CameraHaFactory } from "./camera-ha.ts";
+import type { BuiltinServices, CameraHa } from "../../builtin-services.ts";
 import { CAMERA_SCHEMA, parseCameraSettings } from "./camera-settings.ts";
 import { checkReceiveBuffer, type ReceiveBufferReport } from "./receive-buffer.ts";
 import { CameraRelay } from "./webrtc-relay.ts";
@@ -39,7 +37,6 @@ export class CameraPlugin implements HubPlugin {
 
   constructor(
     private readonly services: BuiltinServices,
-    private readonly openHa: CameraHaFactory,
     private readonly receiveBuffer: () => Promise<ReceiveBufferReport> = checkReceiveBuffer,
   ) {}
 
@@ -82,7 +79,7 @@ export class CameraPlugin implements HubPlugin {
       for (const relay of this.#relays.values()) relay.dispose("failed");
       this.#relays.clear();
       await this.#closeHa();
-      this.#ha = this.openHa(settings.ha ?? undefined);
+      this.#ha = this.services.openCameraHa(settings.ha ?? undefined);
       this.#haKey = haKey;
       this.#offReady = this.#ha.onReady(() => void this.#probeLiveView([...this.#relays.keys()]));
     }
@@ -101,13 +98,9 @@ export class CameraPlugin implements HubPlugin {
     for (const entityId of settings.cameras) {
       if (this.#relays.has(entityId)) continue;
       const relay = new CameraRelay(entityId, ha, context.log, () => this.#report());
-      const parts = cameraDevice(relay);
-      await context.registerDevice({
-        id: entityId,
-        name: ha.friendlyName(entityId) ?? entityId,
-        endpointType: parts.endpointType,
-        clusters: parts.clusters as never,
-      });
+      await context.registerDevice(
+        this.services.cameraDevice({ id: entityId, name: ha.friendlyName(entityId) ?? entityId, backend: relay }),
+      );
       this.#relays.set(entityId, relay);
       this.#registered.add(entityId);
       added.push(entityId);

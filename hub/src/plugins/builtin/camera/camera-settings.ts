@@ -1,5 +1,5 @@
 /**
- * The camera plugin's settings (hub-plugins.md "Camera plugin"): `cameras` is a comma-separated list of camera
+ * The camera plugin's settings (docs/plugins.md "Camera plugin"): `cameras` is a comma-separated list of camera
  * entity ids, de-duplicated; an id Home Assistant cannot accept (uppercase, hyphen, any character outside a-z, 0-9
  * and `_`, a leading, trailing or doubled underscore) or one of another domain is skipped with a warning. `haUrl` and
  * `haToken` count only as a pair; empty reuses the bridge's Home Assistant connection.

@@ -4,9 +4,9 @@
  * its session (earlier ones wait for that; empty end-of-candidates markers are never sent, as HA's own frontend
  * does). Closing unsubscribes, which is how HA's API closes a session.
  */
-import type { IceCandidate } from "../../../matter/plugin-devices/camera-endpoint.ts";
+
 import type { PluginLogger } from "../../api.ts";
-import type { CameraHa, HaIceCandidate, HaWebRtcEvent } from "./camera-ha.ts";
+import type { CameraHa, HaIceCandidate, HaWebRtcEvent, IceCandidate } from "../../builtin-services.ts";
 
 /** What HA sends back for a session. */
 export interface HaSessionEvents {

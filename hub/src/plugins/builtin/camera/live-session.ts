@@ -1,5 +1,5 @@
-import type { IceCandidate, SessionEndReason } from "../../../matter/plugin-devices/camera-endpoint.ts";
 import type { PluginLogger } from "../../api.ts";
+import type { IceCandidate, SessionEndReason } from "../../builtin-services.ts";
 
 /** The Matter side of a live session, as both kinds (offered and solicited) hold it. */
 export interface MatterSession {

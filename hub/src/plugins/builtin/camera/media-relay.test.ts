@@ -3,8 +3,7 @@ import { describe, it } from "node:test";
 import { eventually } from "../../../../test/support/test-context.ts";
 import { WebRtcViewer } from "../../../../test/support/webrtc-viewer.ts";
 import { CameraPeer } from "../../../ha-simulator/camera/camera-peer.ts";
-import type { IceCandidate, SessionEndReason, SolicitedSession } from "../../../matter/plugin-devices/camera-endpoint.ts";
-import type { CameraHa, HaWebRtcEvent } from "./camera-ha.ts";
+import type { CameraHa, HaWebRtcEvent, IceCandidate, SessionEndReason, SolicitedSession } from "../../builtin-services.ts";
 import { MediaRelay } from "./media-relay.ts";
 import { acceptedCodec } from "./sdp-media.ts";
 

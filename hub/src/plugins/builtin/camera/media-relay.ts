@@ -12,9 +12,9 @@
  * asks for one. Either side failing, HA's error, or {@link CONNECT_TIMEOUT_MS} without both sides connected ends the
  * session on both sides; every path closes both peers (their sockets and timers).
  */
-import type { IceCandidate, SolicitedSession } from "../../../matter/plugin-devices/camera-endpoint.ts";
+
 import type { PluginLogger } from "../../api.ts";
-import type { CameraHa } from "./camera-ha.ts";
+import type { CameraHa, IceCandidate, SolicitedSession } from "../../builtin-services.ts";
 import { HaWebRtcSession } from "./ha-session.ts";
 import { LiveSession } from "./live-session.ts";
 import {

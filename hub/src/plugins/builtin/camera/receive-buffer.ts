@@ -1,5 +1,5 @@
 /**
- * The host's UDP receive buffer cap (hub-plugins.md "Limits": 4 MB requested, a lower `net.core.rmem_max` may need
+ * The host's UDP receive buffer cap (docs/plugins.md "Limits": 4 MB requested, a lower `net.core.rmem_max` may need
  * raising). Live video is a burst of UDP datagrams per key frame; a receiver whose buffer is capped low drops them and
  * the picture freezes. For sessions a controller offered, the hub relays only the signalling and the receivers are
  * Home Assistant's WebRTC server (on this host in an add-on install) and the controller; for sessions it offered

@@ -2,14 +2,14 @@
  * The WebRTC peers of the media relay (werift, a WebRTC stack in TypeScript: no native code in the add-on image).
  * Loaded on the first solicited session, so a hub whose controllers all offer themselves never loads it.
  *
- * Gathering is time-boxed (hub-plugins.md "Limits": up to 5 s per side for the public-address lookup): werift
+ * Gathering is time-boxed (docs/plugins.md "Limits": up to 5 s per side for the public-address lookup): werift
  * gathers inside `setLocalDescription`, asking the STUN server of each side for the public address. An offer is
  * sent once gathering completed or {@link GATHER_TIMEOUT_MS} passed, with the candidates found by then; any found
  * later are trickled. The media sockets ask for a 4 MB receive buffer (receive-buffer.ts) once ICE picked them.
  */
 import { Socket } from "node:dgram";
 import { networkInterfaces } from "node:os";
-import type { IceCandidate, IceServerConfig } from "../../../matter/plugin-devices/camera-endpoint.ts";
+import type { IceCandidate, IceServerConfig } from "../../builtin-services.ts";
 import { requestReceiveBuffer } from "./receive-buffer.ts";
 import { type SdpCodec, withCandidates } from "./sdp-media.ts";
 

@@ -4,7 +4,7 @@
  * transcoding), candidates put into an offer whose gathering ran out of time, and the payload type a forwarded
  * packet carries on the other side (each side numbers its codecs itself).
  */
-import type { IceCandidate } from "../../../matter/plugin-devices/camera-endpoint.ts";
+import type { IceCandidate } from "../../builtin-services.ts";
 
 /** A codec as an SDP media section declares it. */
 export interface SdpCodec {

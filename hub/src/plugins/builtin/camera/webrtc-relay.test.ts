@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CameraSession, IceCandidate, SessionEndReason } from "../../../matter/plugin-devices/camera-endpoint.ts";
-import type { CameraHa, HaIceCandidate, HaWebRtcEvent } from "./camera-ha.ts";
+import type {
+  CameraHa,
+  CameraSession,
+  HaIceCandidate,
+  HaWebRtcEvent,
+  IceCandidate,
+  SessionEndReason,
+} from "../../builtin-services.ts";
 import { CameraRelay } from "./webrtc-relay.ts";
 
 const log = { info() {}, warn() {}, error() {}, debug() {} };

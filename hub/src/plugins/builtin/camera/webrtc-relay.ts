@@ -8,15 +8,15 @@
  * controller's EndSession closes HA's session.
  */
 
+import type { PluginLogger } from "../../api.ts";
 import type {
   CameraDeviceBackend,
+  CameraHa,
   CameraSession,
   IceCandidate,
   SessionEndReason,
   SolicitedSession,
-} from "../../../matter/plugin-devices/camera-endpoint.ts";
-import type { PluginLogger } from "../../api.ts";
-import type { CameraHa } from "./camera-ha.ts";
+} from "../../builtin-services.ts";
 import { HaWebRtcSession } from "./ha-session.ts";
 import { LiveSession } from "./live-session.ts";
 import { MediaRelay, type MediaRelayOptions } from "./media-relay.ts";

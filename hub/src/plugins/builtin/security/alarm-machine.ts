@@ -1,11 +1,11 @@
 /**
- * The local alarm of the security plugin: the state table of hub-plugins.md "Security plugin alarm", driven by a
+ * The local alarm of the security plugin: the state table of docs/plugins.md "Security plugin alarm", driven by a
  * Clock. The arm state (disarmed, arming in a mode during the exit delay, armed in a mode) and the trip (which
  * alerts fired, until when) are separate: a trip returns to exactly the arm state it interrupted, and a trip that
  * holds (trigger time 0) outlives arming and ends with the next disarm. Effects leave through {@link AlarmEffects};
  * every change is persisted as an {@link AlarmSnapshot} with absolute times, so a restart resumes the timers.
  */
-import type { CancelTimer, Clock } from "../../clock.ts";
+import type { CancelTimer, Clock } from "../../builtin-services.ts";
 import { CLEARABLE_ALERT_DOMAINS, type Mode, type SecuritySettings } from "./security-settings.ts";
 
 export interface AlarmSnapshot {

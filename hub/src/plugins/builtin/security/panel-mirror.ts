@@ -1,11 +1,11 @@
 /**
  * `sourceAlarmPanel`: the four mode switches and the Alarm sensor mirror an HA alarm panel instead of running the
- * local alarm (hub-plugins.md). Switch writes become `alarm_arm_*` / `alarm_disarm` on the panel, without a code;
- * when HA refuses (a panel that needs a code), the failure is logged and the switches go back to the panel's real
- * state. `armed_custom_bypass` (and transitional states) leave the Matter view unchanged.
+ * local alarm (docs/plugins.md "Security plugin alarm"). Switch writes become `alarm_arm_*` / `alarm_disarm` on the
+ * panel, without a code; when HA refuses (a panel that needs a code), the failure is logged and the switches go back
+ * to the panel's real state. `armed_custom_bypass` (and transitional states) leave the Matter view unchanged.
  */
 import type { PluginLogger } from "../../api.ts";
-import type { HaAccess } from "../ha-access.ts";
+import type { HaAccess } from "../../builtin-services.ts";
 import type { AlarmView } from "./alarm-machine.ts";
 import type { Mode } from "./security-settings.ts";
 

@@ -1,11 +1,11 @@
 /**
- * The security plugin's Home Assistant calls, made reliable across connection gaps and restarts (hub-plugins.md):
- * a due turn_off is persisted before it is sent and forgotten only when HA confirms it; a setter HA did not
- * confirm is held and replayed on reconnect if its mode is still armed. Alerts fire once (a siren that missed its
- * moment is not sounded later).
+ * The security plugin's Home Assistant calls, made reliable across connection gaps and restarts (docs/plugins.md
+ * "Security plugin alarm"): a due turn_off is persisted before it is sent and forgotten only when HA confirms it; a
+ * setter HA did not confirm is held and replayed on reconnect if its mode is still armed. Alerts fire once (a siren
+ * that missed its moment is not sounded later).
  */
 import type { PluginLogger, PluginStorage } from "../../api.ts";
-import type { HaAccess } from "../ha-access.ts";
+import type { HaAccess } from "../../builtin-services.ts";
 import type { Mode } from "./security-settings.ts";
 
 interface HeldSetter {

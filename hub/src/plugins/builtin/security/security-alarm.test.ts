@@ -1,5 +1,5 @@
 /**
- * Every row of hub-plugins.md "Security plugin alarm", through the plugin as a controller drives it (mode switch
+ * Every row of docs/plugins.md "Security plugin alarm", through the plugin as a controller drives it (mode switch
  * flips, the Alarm contact sensor) with Home Assistant and the clock faked. Settings: exit 30 s, entry 20 s,
  * trigger time 120 s (testing/security-harness.ts).
  */

@@ -4,8 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FakeClock } from "../../clock.ts";
-import { fakeContext, fakeHa, silentLog } from "../../testing/fake-plugin-context.ts";
+import { fakeBuiltinServices, fakeContext, fakeHa } from "../../testing/fake-plugin-context.ts";
 import { HOME, SETTINGS, securityWorld } from "../../testing/security-harness.ts";
 import { SecurityPlugin } from "./security-plugin.ts";
 import { parseSecuritySettings } from "./security-settings.ts";
@@ -50,8 +49,7 @@ describe("security plugin: settings", () => {
     const context = fakeContext();
     const status: (string | null)[] = [];
     const plugin = new SecurityPlugin(
-      { bridgeId: "b1", clock: new FakeClock(), log: silentLog(), setStatus: (line) => void status.push(line) },
-      () => fakeHa(HOME),
+      fakeBuiltinServices({ setStatus: (line) => void status.push(line), openHa: () => fakeHa(HOME) }),
     );
     await plugin.onStart(context);
     await plugin.onConfigure();

@@ -1,13 +1,12 @@
 /**
- * The built-in Security plugin (experimental local alarm, hub-plugins.md): four mutually exclusive mode switches
- * (Home, Away, Night, Vacation) and an Alarm contact sensor that opens when the alarm trips, so controller
- * automations can react. No devices until the settings are saved. Either runs the local {@link AlarmMachine} over
- * HA trigger sensors, setters and alerts, or mirrors an HA alarm panel ({@link PanelMirror}). There is no PIN:
- * anything that can flip the switches can disarm.
+ * The built-in Security plugin (experimental local alarm, docs/plugins.md "Security plugin"): four mutually
+ * exclusive mode switches (Home, Away, Night, Vacation) and an Alarm contact sensor that opens when the alarm trips,
+ * so controller automations can react. No devices until the settings are saved. Either runs the local
+ * {@link AlarmMachine} over HA trigger sensors, setters and alerts, or mirrors an HA alarm panel
+ * ({@link PanelMirror}). There is no PIN: anything that can flip the switches can disarm.
  */
 import type { HubPlugin, PluginConfig, PluginContext, PluginDeviceRegistration } from "../../api.ts";
-import type { BuiltinServices } from "../../plugin-source.ts";
-import type { HaAccess, HaAccessFactory } from "../ha-access.ts";
+import type { BuiltinServices, HaAccess } from "../../builtin-services.ts";
 import { AlarmMachine, type AlarmSnapshot, type AlarmView, DISARMED } from "./alarm-machine.ts";
 import { PanelMirror } from "./panel-mirror.ts";
 import { SecurityActions } from "./security-actions.ts";
@@ -30,10 +29,7 @@ export class SecurityPlugin implements HubPlugin {
   #warnings: string[] = [];
   #pushes: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly services: BuiltinServices,
-    private readonly openHa: HaAccessFactory,
-  ) {}
+  constructor(private readonly services: BuiltinServices) {}
 
   onStart(context: PluginContext): void {
     this.#context = context;
@@ -49,7 +45,7 @@ export class SecurityPlugin implements HubPlugin {
       context.log.warn(warning);
     });
     await this.#teardown();
-    const ha = this.openHa(settings.ha ?? undefined);
+    const ha = this.services.openHa(settings.ha ?? undefined);
     this.#ha = ha;
     await this.#registerDevices(context);
     if (settings.sourceAlarmPanel) {

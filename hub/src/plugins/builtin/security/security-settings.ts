@@ -1,5 +1,5 @@
 /**
- * The security plugin's settings (hub-plugins.md "Security plugin"): parsed from the saved configuration with the
+ * The security plugin's settings (docs/plugins.md "Security plugin"): parsed from the saved configuration with the
  * spec's rules. Entity fields are comma-separated and de-duplicated; alert lists keep only siren, switch, light,
  * script and scene; empty vacation lists fall back to the Away lists; haUrl and haToken count only as a pair.
  */

@@ -1,27 +1,12 @@
 /**
- * How built-in plugins reach Home Assistant: state reads, per-entity state listeners, service calls and a
- * "usable again" signal after reconnects. By default they share the hub's connection (same credentials as the
- * bridge, no second subscription of the whole home); with their own `haUrl` + `haToken` they open a connection
- * of their own, closed again on shutdown.
+ * How the security plugin reaches Home Assistant (BuiltinServices.openHa): state reads, per-entity state listeners,
+ * service calls and a "usable again" signal after reconnects. By default it shares the hub's connection (same
+ * credentials as the bridge, no second subscription of the whole home); with its own `haUrl` + `haToken` it opens
+ * a connection of its own, closed again on shutdown.
  */
 import type { Logger } from "../../../../lib/logger.ts";
 import { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
-import type { HassEntity } from "../../home-assistant/types.ts";
-
-export interface HaAccess {
-  state(entityId: string): HassEntity | undefined;
-  /** Calls `listener` with each new state of the entity; returns the unsubscribe function. */
-  onState(entityId: string, listener: (state: HassEntity | undefined, previous: HassEntity | undefined) => void): () => void;
-  /** Calls `domain.service` for the entity; resolves when HA confirmed it. */
-  call(action: string, entityId: string, data?: Record<string, unknown>): Promise<void>;
-  /** After every (re)connection, once HA answers again. */
-  onReconnect(listener: () => void): () => void;
-  /** Drops this access's listeners (and its own connection, if it has one). */
-  close(): Promise<void>;
-}
-
-/** Opens an access: the shared connection, or one of its own for `own`. */
-export type HaAccessFactory = (own?: { url: string; token: string }) => HaAccess;
+import type { HaAccess, HaAccessFactory } from "../builtin-services.ts";
 
 function accessTo(service: HomeAssistantService, closeService: () => Promise<void>): HaAccess {
   const offs = new Set<() => void>();

@@ -1,57 +1,16 @@
 /**
- * What the camera plugin asks of Home Assistant: its WebRTC signalling over the WebSocket API
- * (`camera/webrtc/offer` as a subscription streaming `session`, `answer`, `candidate` and `error` events;
- * `camera/webrtc/candidate`; `camera/webrtc/get_client_config`; `camera/capabilities`) and still images from `/api/camera_proxy/<entity_id>` over HTTP.
- * By default it shares the hub's connection (same credentials as the bridge); with `haUrl` + `haToken` it opens one
+ * What the camera plugin asks of Home Assistant (BuiltinServices.openCameraHa): its WebRTC signalling over the
+ * WebSocket API (`camera/webrtc/offer` as a subscription streaming `session`, `answer`, `candidate` and `error`
+ * events; `camera/webrtc/candidate`; `camera/webrtc/get_client_config`; `camera/capabilities`) and still images
+ * from `/api/camera_proxy/<entity_id>` over HTTP. By default it shares the hub's connection (same credentials as the bridge); with `haUrl` + `haToken` it opens one
  * of its own, closed again on shutdown. Tokens stay inside the HomeAssistantService.
  */
-import type { Logger } from "../../../../../lib/logger.ts";
-import { HomeAssistantService } from "../../../home-assistant/home-assistant-service.ts";
-
-/** One candidate as HA's WebSocket API carries it (`RTCIceCandidateInit`). */
-export interface HaIceCandidate {
-  candidate: string;
-  sdpMid?: string | null;
-  sdpMLineIndex?: number | null;
-}
-
-/** An event of a `camera/webrtc/offer` subscription. */
-export type HaWebRtcEvent =
-  | { type: "session"; session_id: string }
-  | { type: "answer"; answer: string }
-  | { type: "candidate"; candidate: HaIceCandidate }
-  | { type: "error"; code: string; message: string };
-
-/** An ICE server as HA's `camera/webrtc/get_client_config` names it (`RTCIceServer`). */
-export interface HaIceServer {
-  urls: string | string[];
-  username?: string;
-  credential?: string;
-}
+import type { Logger } from "../../../../lib/logger.ts";
+import { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
+import type { CameraHa, CameraHaFactory, HaIceServer, HaWebRtcEvent } from "../builtin-services.ts";
 
 /** How long a camera image may take before the snapshot fails. */
 const IMAGE_TIMEOUT_MS = 10_000;
-
-export interface CameraHa {
-  /** The camera's friendly name, if HA knows the entity. */
-  friendlyName(entityId: string): string | undefined;
-  /** Sends an offer; events follow until the returned function unsubscribes (which makes HA close its session). */
-  offer(entityId: string, sdp: string, onEvent: (event: HaWebRtcEvent) => void): Promise<() => Promise<void>>;
-  candidate(entityId: string, sessionId: string, candidate: HaIceCandidate): Promise<void>;
-  /** The ICE servers HA tells its own WebRTC clients to use for the camera (its `RTCConfiguration`). */
-  iceServers(entityId: string): Promise<HaIceServer[]>;
-  /** The stream types HA's frontend may use for the camera (`web_rtc` is the one a Matter controller needs). */
-  streamTypes(entityId: string): Promise<string[]>;
-  /** HA's current image of the camera (a JPEG), scaled by HA where the camera supports it. */
-  image(entityId: string, size: { width: number; height: number }): Promise<Uint8Array>;
-  /** Called when the WebSocket connection drops: every open HA WebRTC session is gone then. */
-  onDisconnect(listener: () => void): () => void;
-  /** After every (re)connection, once HA answers again. */
-  onReady(listener: () => void): () => void;
-  close(): Promise<void>;
-}
-
-export type CameraHaFactory = (own?: { url: string; token: string }) => CameraHa;
 
 function accessTo(service: HomeAssistantService, closeService: () => Promise<void>): CameraHa {
   const offs = new Set<() => void>();
