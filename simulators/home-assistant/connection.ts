@@ -6,8 +6,8 @@
  * announced `coalesce_messages`. Subscriptions end with the connection.
  */
 import type { WebSocket } from "ws";
-import type { Logger } from "../../../lib/logger.ts";
-import type { HassContext } from "../home-assistant/types.ts";
+import type { HassContext } from "../../hub/src/home-assistant/types.ts";
+import type { Logger } from "../../lib/logger.ts";
 import { pyRepr } from "./core/json.ts";
 import { type Clock, newContext } from "./core/time.ts";
 import type { Command, CommandConnection } from "./protocol/commands.ts";

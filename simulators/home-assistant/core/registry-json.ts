@@ -8,7 +8,7 @@ import type {
   DeviceRegistryEntry,
   EntityRegistryEntry,
   LabelRegistryEntry,
-} from "../../home-assistant/types.ts";
+} from "../../../hub/src/home-assistant/types.ts";
 
 export function entityPartial(entry: EntityRegistryEntry): Record<string, unknown> {
   return {

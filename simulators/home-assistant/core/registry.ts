@@ -10,7 +10,7 @@ import type {
   EntityRegistryEntry,
   EntityRegistryUpdated,
   LabelRegistryEntry,
-} from "../../home-assistant/types.ts";
+} from "../../../hub/src/home-assistant/types.ts";
 import type { EventBus } from "./event-bus.ts";
 import { cloneJson, jsonEqual } from "./json.ts";
 import { deviceJson } from "./registry-json.ts";

@@ -2,7 +2,7 @@
  * Synthetic homes for scale work: `generateHome(n, seed)` gives exactly n entities, mostly lights, switches and
  * sensors, on devices spread over areas, the same for the same arguments (timestamps included).
  */
-import type { HomeSnapshot } from "../home-assistant/types.ts";
+import type { HomeSnapshot } from "../../hub/src/home-assistant/types.ts";
 import { binaryAttrs, coverAttrs, LightFeature, lightAttrs, sensorAttrs } from "./demo/attributes.ts";
 import { createHomeBuilder, type EntitySpec } from "./home-builder.ts";
 import { ClimateFeature } from "./services/climate.ts";

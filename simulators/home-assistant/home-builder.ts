@@ -11,7 +11,7 @@ import type {
   HassEntity,
   HomeSnapshot,
   LabelRegistryEntry,
-} from "../home-assistant/types.ts";
+} from "../../hub/src/home-assistant/types.ts";
 import { friendlyName } from "./core/entity-platform.ts";
 import { isoFromEpoch } from "./core/time.ts";
 

@@ -2,8 +2,9 @@
  * The websocket commands, after HA's websocket_api/commands.py and the registry modules' list commands. Each has
  * its voluptuous-like schema (extra keys refused, as `BASE_COMMAND_MESSAGE_SCHEMA.extend` does).
  */
-import type { Logger } from "../../../../lib/logger.ts";
-import type { HassContext } from "../../home-assistant/types.ts";
+
+import type { HassContext } from "../../../hub/src/home-assistant/types.ts";
+import type { Logger } from "../../../lib/logger.ts";
 import { compressState, entitiesEventJson } from "../core/compressed-states.ts";
 import type { BusEvent, EventBus } from "../core/event-bus.ts";
 import { MATCH_ALL } from "../core/event-bus.ts";

@@ -1,8 +1,8 @@
 /** Test support: a home-assistant-js-websocket client against a simulator, and polling helpers. */
 import { type Connection, createConnection, createLongLivedTokenAuth } from "home-assistant-js-websocket";
 import { WebSocket } from "ws";
-import { until as pollUntil } from "../../../lib/testing/polling.ts";
-import type { HomeSnapshot } from "../home-assistant/types.ts";
+import type { HomeSnapshot } from "../../hub/src/home-assistant/types.ts";
+import { until as pollUntil } from "../../lib/testing/polling.ts";
 import type { HaSimulator } from "./types.ts";
 
 /** Connects the real client library, as the hub does; Node 20 has no global WebSocket, so `ws` stands in. */

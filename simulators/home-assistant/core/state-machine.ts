@@ -1,4 +1,4 @@
-import type { HassContext, HassEntity } from "../../home-assistant/types.ts";
+import type { HassContext, HassEntity } from "../../../hub/src/home-assistant/types.ts";
 import type { EventBus } from "./event-bus.ts";
 import { jsonEqual } from "./json.ts";
 import { type Clock, epochFromIso, isoFromEpoch, newContext } from "./time.ts";

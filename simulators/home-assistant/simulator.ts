@@ -4,7 +4,7 @@
  * Everything lives inside the returned object; nothing is shared between simulators.
  */
 import type { WebSocket } from "ws";
-import type { HassEntity } from "../home-assistant/types.ts";
+import type { HassEntity } from "../../hub/src/home-assistant/types.ts";
 import { createSimCameras } from "./camera/sim-cameras.ts";
 import { openConnection, type SimConnection } from "./connection.ts";
 import { createEntityPlatform, unavailableAttributes } from "./core/entity-platform.ts";

@@ -3,7 +3,7 @@
  * websocket_api/messages.py: `a` adds (full compressed states), `c` changes (`+` additions, `-` removed attribute
  * keys), `r` removals.
  */
-import type { HassContext } from "../../home-assistant/types.ts";
+import type { HassContext } from "../../../hub/src/home-assistant/types.ts";
 import type { BusEvent } from "./event-bus.ts";
 import { jsonEqual } from "./json.ts";
 import type { State } from "./state-machine.ts";

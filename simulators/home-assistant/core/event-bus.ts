@@ -1,4 +1,4 @@
-import type { HassContext } from "../../home-assistant/types.ts";
+import type { HassContext } from "../../../hub/src/home-assistant/types.ts";
 import { type Clock, isoFromEpoch, newContext } from "./time.ts";
 
 /** HA's `MATCH_ALL`: `subscribe_events` without an `event_type` listens to every event. */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { HassContext } from "../../home-assistant/types.ts";
+import type { HassContext } from "../../../hub/src/home-assistant/types.ts";
 
 /** A per-simulator clock in epoch seconds (HA's `timestamp()` floats), strictly increasing at microsecond steps. */
 export interface Clock {

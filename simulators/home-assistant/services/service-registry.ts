@@ -5,7 +5,7 @@
  * domain) are logged and skipped, unavailable entities are skipped, and an explicitly targeted entity lacking the
  * required features fails the whole call with ServiceNotSupported (indirectly targeted ones are skipped).
  */
-import type { HassContext } from "../../home-assistant/types.ts";
+import type { HassContext } from "../../../hub/src/home-assistant/types.ts";
 import type { EventBus } from "../core/event-bus.ts";
 import type { State } from "../core/state-machine.ts";
 import { HaError, homeAssistantError, serviceValidationError } from "../protocol/errors.ts";

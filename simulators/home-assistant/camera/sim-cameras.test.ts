@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Connection } from "home-assistant-js-websocket";
-import { WebRtcViewer } from "../../../test/support/webrtc-viewer.ts";
+import { WebRtcViewer } from "../../../hub/test/support/webrtc-viewer.ts";
 import { createHomeBuilder } from "../home-builder.ts";
 import { startHaSimulator } from "../simulator.ts";
 import { connectClient, until } from "../test-helpers.ts";

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "../../../../lib/logger.ts";
+import type { Logger } from "../../../lib/logger.ts";
 import type { StateMachine } from "../core/state-machine.ts";
 import type { Command, CommandConnection } from "../protocol/commands.ts";
 import { HaError, Invalid } from "../protocol/errors.ts";

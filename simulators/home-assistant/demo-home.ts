@@ -3,7 +3,7 @@
  * HA has (hidden, disabled, unavailable, device-less, registry-less entities, entity areas overriding device
  * areas, config and diagnostic entities, labels on entities and devices). Registry ids are stable across runs.
  */
-import type { HomeSnapshot } from "../home-assistant/types.ts";
+import type { HomeSnapshot } from "../../hub/src/home-assistant/types.ts";
 import { addAirSensors } from "./demo/air.ts";
 import { addComfort } from "./demo/comfort.ts";
 import { addCovers } from "./demo/covers.ts";

@@ -3,7 +3,7 @@
  * disabled entity loses its state, a re-enabled one comes back, a renamed one moves to its new entity id, and a
  * name change (of the entity or its device) rewrites `friendly_name`.
  */
-import type { DeviceRegistryEntry, EntityRegistryEntry } from "../../home-assistant/types.ts";
+import type { DeviceRegistryEntry, EntityRegistryEntry } from "../../../hub/src/home-assistant/types.ts";
 import type { Registries, RegistryHooks } from "./registry.ts";
 import type { StateMachine } from "./state-machine.ts";
 

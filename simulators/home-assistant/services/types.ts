@@ -1,5 +1,5 @@
-import type { Logger } from "../../../../lib/logger.ts";
-import type { HassContext } from "../../home-assistant/types.ts";
+import type { HassContext } from "../../../hub/src/home-assistant/types.ts";
+import type { Logger } from "../../../lib/logger.ts";
 import type { Registries } from "../core/registry.ts";
 import type { State, StateMachine } from "../core/state-machine.ts";
 import { type Clock, isoFromEpoch } from "../core/time.ts";

@@ -1,4 +1,3 @@
-import type { Logger } from "../../../lib/logger.ts";
 import type {
   AreaRegistryEntry,
   DeviceRegistryEntry,
@@ -7,7 +6,8 @@ import type {
   HassEntity,
   HomeSnapshot,
   LabelRegistryEntry,
-} from "../home-assistant/types.ts";
+} from "../../hub/src/home-assistant/types.ts";
+import type { Logger } from "../../lib/logger.ts";
 import type { SimCameraOptions, SimCameraStats } from "./camera/sim-cameras.ts";
 import type { UnitSystemName } from "./protocol/describe.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { HassEntity } from "../home-assistant/types.ts";
+import type { HassEntity } from "../../hub/src/home-assistant/types.ts";
 import { createDemoHome } from "./demo-home.ts";
 import { generateHome } from "./generate-home.ts";
 import { CoverFeature } from "./services/cover.ts";
