@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { startHttpServer } from "../../../lib/http-server.ts";
-import { createLogger } from "../../../lib/logger.ts";
+import { startHttpServer } from "../../lib/http-server.ts";
+import { createLogger } from "../../lib/logger.ts";
 import { registerAccountRoutes } from "./account.ts";
 import { registerAdminTokenRoutes } from "./admin-tokens.ts";
 import { parseAppserviceRegistration } from "./appservices.ts";

@@ -1,4 +1,4 @@
-import type { Logger } from "../../../lib/logger.ts";
+import type { Logger } from "../../lib/logger.ts";
 
 /** A leaky-bucket limit as Synapse configures its `rc_*` settings: `per_second` and `burst_count`. */
 export interface RateLimitSettings {
