@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Endpoint, ServerNode, VendorId } from "@matter/main";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
-import { memoryLogger } from "../../../../../lib/testing/fixtures.ts";
-import { assertNetworkIsolated } from "../../../../../lib/testing/isolation.ts";
-import { createMatterEnvironment, type MatterEnvironment } from "../../matter-environment.ts";
-import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck } from "../contract.ts";
-import { createDeviceEndpoint } from "../endpoint-types.ts";
+import { memoryLogger } from "../../../../lib/testing/fixtures.ts";
+import { assertNetworkIsolated } from "../../../../lib/testing/isolation.ts";
+import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck } from "../../../src/matter/devices/contract.ts";
+import { createDeviceEndpoint } from "../../../src/matter/devices/endpoint-types.ts";
+import { createMatterEnvironment, type MatterEnvironment } from "../../../src/matter/matter-environment.ts";
 
 export { hassState, snapshot } from "./ha-fixtures.ts";
 
