@@ -13,6 +13,8 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY lib lib
 COPY hub hub
 COPY portal portal
+# Demo mode (no Home Assistant configured) runs the simulators, so they are compiled and shipped with the servers.
+COPY simulators simulators
 COPY web web
 RUN npm run build && npm run build:server && npm prune --omit=dev && rm -rf node_modules/.cache
 

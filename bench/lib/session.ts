@@ -5,8 +5,8 @@
  * `call_service` at the simulator, an IPC note from the reference's OnOff server).
  */
 import type { NodeId } from "@matter/main";
-import type { HaSimulator } from "../../hub/src/ha-simulator/index.ts";
 import type { AttributeReport, TestController } from "../../hub/test/support/matter-controller.ts";
+import type { HaSimulator } from "../../simulators/home-assistant/index.ts";
 import { endpointIdFor, type ReferenceCommand, type ReferenceSet } from "../reference-plan.ts";
 import { onCleanup } from "./driver.ts";
 import type { Runtime } from "./paths.ts";

@@ -2,7 +2,7 @@
  * The simulated homeserver for the portal scenario, in a process of its own so that it does not share a core with
  * the load generator. Prints `{"url": …}` once listening; stops on SIGTERM or when its parent goes away.
  */
-import { startHomeserverSimulator } from "../../portal/src/homeserver-simulator/index.ts";
+import { startHomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { BENCH_HS_ADMIN_TOKEN, BENCH_SERVER_NAME } from "./homeserver-constants.ts";
 
 const hs = await startHomeserverSimulator({

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
-import type { HaSimulator } from "../src/ha-simulator/index.ts";
+import type { HaSimulator } from "../../simulators/home-assistant/index.ts";
 import {
   type api,
   type BridgeRecord,

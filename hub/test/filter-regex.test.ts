@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
-import { createDemoHome, type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
+import { createDemoHome, type HaSimulator, startHaSimulator } from "../../simulators/home-assistant/index.ts";
 import { api, type BridgeRecord, waitForStatus } from "./support/bridge-fixture.ts";
 import { freeUdpPort } from "./support/matter-fixtures.ts";
 import { createTestHub, type TestHub } from "./support/test-context.ts";

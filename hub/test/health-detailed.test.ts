@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
+import type { HaSimulator } from "../../simulators/home-assistant/index.ts";
 import type { DiagnosticBus } from "../src/diagnostics/diagnostic-bus.ts";
-import type { HaSimulator } from "../src/ha-simulator/index.ts";
 import {
   api,
   type BridgeRecord,

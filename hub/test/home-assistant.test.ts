@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createDemoHome } from "../src/ha-simulator/demo-home.ts";
-import { type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
+import { createDemoHome } from "../../simulators/home-assistant/demo-home.ts";
+import { type HaSimulator, startHaSimulator } from "../../simulators/home-assistant/index.ts";
 import { HaActionError } from "../src/home-assistant/action-caller.ts";
 import { createTestHub, eventually, type TestHub } from "./support/test-context.ts";
 

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
+import { createDemoHome } from "../../simulators/home-assistant/demo-home.ts";
+import { type HaSimulator, startHaSimulator } from "../../simulators/home-assistant/index.ts";
 import { basicAuthorization } from "../src/auth/basic-header.ts";
-import { createDemoHome } from "../src/ha-simulator/demo-home.ts";
-import { type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
 import { freeUdpPort } from "./support/matter-fixtures.ts";
 import { createTestHub, eventually, type TestHub } from "./support/test-context.ts";
 

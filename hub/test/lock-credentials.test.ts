@@ -3,7 +3,7 @@ import { readFile, stat } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Hono } from "hono";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
-import { createDemoHome, type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
+import { createDemoHome, type HaSimulator, startHaSimulator } from "../../simulators/home-assistant/index.ts";
 import { type NodeId, startController } from "./support/bridge-fixture.ts";
 import type { TestController } from "./support/matter-controller.ts";
 import { freeUdpPort } from "./support/matter-fixtures.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
-import type { HaSimulator } from "../src/ha-simulator/index.ts";
+import type { HaSimulator } from "../../simulators/home-assistant/index.ts";
 import { type api, type BridgeRecord, devicesOf, startBridgeWorld, waitForStatus } from "./support/bridge-fixture.ts";
 import { freeUdpPort } from "./support/matter-fixtures.ts";
 import { eventually, type TestHub } from "./support/test-context.ts";

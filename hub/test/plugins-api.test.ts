@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { memoryLogger } from "../../lib/testing/fixtures.ts";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
-import { createDemoHome, type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
+import { createDemoHome, type HaSimulator, startHaSimulator } from "../../simulators/home-assistant/index.ts";
 import type { SlotInfo } from "../src/plugins/managed-slot.ts";
 import { type FakeNpmRegistry, startFakeNpmRegistry } from "../src/plugins/testing/fake-npm-registry.ts";
 import {

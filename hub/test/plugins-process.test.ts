@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
 import { freePort, type Spawned, spawnCaptured, waitForHttp } from "../../lib/testing/processes.ts";
-import { createDemoHome, type HaSimulator, startHaSimulator } from "../src/ha-simulator/index.ts";
+import { createDemoHome, type HaSimulator, startHaSimulator } from "../../simulators/home-assistant/index.ts";
 import { writePluginFolder } from "../src/plugins/testing/plugin-fixtures.ts";
 import { freeUdpPort } from "./support/matter-fixtures.ts";
 import { eventually } from "./support/test-context.ts";

@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { gif, ico, jpeg, png, SVG, webp } from "./support/images.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
 import { addServer, startPortalWithHomeserver, stopPortalWithHomeserver, type TestPortal } from "./support/portal-harness.ts";

@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { freePort } from "../../lib/testing/processes.ts";
-import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
 import { addServer, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
 import { startRecordingServer } from "./support/recording-server.ts";

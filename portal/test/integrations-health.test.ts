@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, readFileSync, renameSync, rmSync, unlinkSync
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse, stringify } from "yaml";
-import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
 import {
   addServer,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { parse, parseDocument } from "yaml";
-import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
 import {
   addServer,

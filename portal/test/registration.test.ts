@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import type { PortalClient } from "./support/portal-client.ts";
 import {
   addServer,

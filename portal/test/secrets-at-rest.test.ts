@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
-import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { allResponses } from "./support/portal-client.ts";
 import {
   addServer,

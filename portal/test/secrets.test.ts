@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { allResponses } from "./support/portal-client.ts";
 import {
   ADMIN_PASSWORD,

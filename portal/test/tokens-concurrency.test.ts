@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { until } from "../../lib/testing/polling.ts";
-import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { LIST_KEEP_MS } from "../src/tokens/tokens.service.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
 import { nextIp, startPortalWithHomeserver, stopPortalWithHomeserver, type TestPortal } from "./support/portal-harness.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { after, before, describe, it } from "node:test";
-import type { HomeserverSimulator } from "../src/homeserver-simulator/index.ts";
+import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
 import {
   addServer,

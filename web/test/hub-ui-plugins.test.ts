@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Locator, Page } from "playwright-core";
-import { createDemoHome } from "../../hub/src/ha-simulator/index.ts";
 import { SimulatedCloud } from "../../hub/src/plugins/builtin/appliance-cloud/simulated-cloud.ts";
 import { VeSyncClient } from "../../hub/src/plugins/builtin/appliance-cloud/vesync-client.ts";
 import type { SlotInfo } from "../../hub/src/plugins/managed-slot.ts";
@@ -13,6 +12,7 @@ import { EXAMPLE_PLUGIN_DIR, offlineNpmEnv, packPlugin } from "../../hub/src/plu
 import { freeUdpPort } from "../../hub/test/support/matter-fixtures.ts";
 import { eventually } from "../../hub/test/support/test-context.ts";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
+import { createDemoHome } from "../../simulators/home-assistant/index.ts";
 import { LOOKS } from "./support/browser.ts";
 import { settled, unlabelledControls } from "./support/page-checks.ts";
 import { ARTIFACTS, startUiWorld, type UiWorld } from "./support/ui-world.ts";

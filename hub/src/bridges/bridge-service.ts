@@ -2,20 +2,12 @@ import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { badRequest, HttpError, notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
+import type { BridgeAction } from "./bridge-actions.ts";
 import type { BridgeConfig, CreateBridge, UpdateBridge } from "./bridge-config.ts";
 import type { BridgeRuntime, BridgeRuntimeFactory } from "./bridge-runtime.ts";
 import type { BridgeStore } from "./bridge-store.ts";
 import { nextFreePort } from "./next-port.ts";
 import { randomDiscriminator, randomPasscode } from "./pairing-codes.ts";
-
-export type BridgeAction =
-  | "start"
-  | "stop"
-  | "restart"
-  | "refresh"
-  | "factory-reset"
-  | "force-sync"
-  | "open-commissioning-window";
 
 interface BridgeServiceEvents {
   /** A bridge's record changed (status, devices, fabrics, configuration). */

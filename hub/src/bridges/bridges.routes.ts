@@ -4,19 +4,11 @@ import { badRequest } from "../../../lib/http-error.ts";
 import { validate } from "../../../lib/validate.ts";
 import { entityRecord, viewEntity } from "../home-assistant/entity-view.ts";
 import type { HomeAssistantModel } from "../home-assistant/ha-model.ts";
+import { BRIDGE_ACTIONS, type BridgeAction } from "./bridge-actions.ts";
 import { CreateBridgeSchema, UpdateBridgeSchema } from "./bridge-config.ts";
-import type { BridgeAction, BridgeService } from "./bridge-service.ts";
+import type { BridgeService } from "./bridge-service.ts";
 import { BridgeFilterSchema, compileFilter, FILTER_RULE_TYPES } from "./filter.ts";
 
-const ACTIONS: BridgeAction[] = [
-  "start",
-  "stop",
-  "restart",
-  "refresh",
-  "factory-reset",
-  "force-sync",
-  "open-commissioning-window",
-];
 const PrioritiesSchema = v.object({
   updates: v.pipe(
     v.array(v.object({ id: v.string(), priority: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)) })),
@@ -52,7 +44,8 @@ export function bridgeRoutes(bridges: BridgeService, model: HomeAssistantModel):
   app.post("/bridges/:bridgeId/actions/:action", async (c) => {
     const action = c.req.param("action") as BridgeAction;
     bridges.record(c.req.param("bridgeId")); // 404 first for an unknown bridge
-    if (!ACTIONS.includes(action)) throw badRequest(`Unknown action "${action}"; expected one of ${ACTIONS.join(", ")}`);
+    if (!BRIDGE_ACTIONS.includes(action))
+      throw badRequest(`Unknown action "${action}"; expected one of ${BRIDGE_ACTIONS.join(", ")}`);
     return c.json(await bridges.act(c.req.param("bridgeId"), action));
   });
   app.post("/bridges/:bridgeId/clone", async (c) => c.json(await bridges.clone(c.req.param("bridgeId")), 201));

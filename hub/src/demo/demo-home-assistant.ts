@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../../../lib/logger.ts";
-import { createDemoHome } from "../ha-simulator/demo-home.ts";
-import { startHaSimulator } from "../ha-simulator/index.ts";
+import { createDemoHome } from "../../../simulators/home-assistant/demo-home.ts";
+import { startHaSimulator } from "../../../simulators/home-assistant/index.ts";
 
 export interface DemoHomeAssistant {
   url: string;

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createDemoHome } from "../../src/ha-simulator/demo-home.ts";
-import { type HaSimulator, startHaSimulator } from "../../src/ha-simulator/index.ts";
+import { createDemoHome } from "../../../simulators/home-assistant/demo-home.ts";
+import { type HaSimulator, startHaSimulator } from "../../../simulators/home-assistant/index.ts";
 import { api, type BridgeRecord, devicesOf, waitForStatus } from "../support/bridge-fixture.ts";
 import { freeUdpPort, tempDir } from "../support/matter-fixtures.ts";
 import { createTestHub, type TestHub } from "../support/test-context.ts";

@@ -1,6 +1,6 @@
 import type { NodeId } from "@matter/main";
-import { createDemoHome } from "../../src/ha-simulator/demo-home.ts";
-import { type HaSimulator, startHaSimulator } from "../../src/ha-simulator/index.ts";
+import { createDemoHome } from "../../../simulators/home-assistant/demo-home.ts";
+import { type HaSimulator, startHaSimulator } from "../../../simulators/home-assistant/index.ts";
 import { TestController } from "./matter-controller.ts";
 import { freeUdpPort, tempDir } from "./matter-fixtures.ts";
 import { createTestHub, eventually, type TestHub } from "./test-context.ts";

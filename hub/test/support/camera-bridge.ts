@@ -7,7 +7,7 @@ import type { NodeId } from "@matter/main";
 import { Status } from "@matter/main/types";
 import { memoryLogger } from "../../../lib/testing/fixtures.ts";
 import { assertNetworkIsolated } from "../../../lib/testing/isolation.ts";
-import { testCameraImage } from "../../src/ha-simulator/camera/test-image.ts";
+import { testCameraImage } from "../../../simulators/home-assistant/camera/test-image.ts";
 import { BridgeNode } from "../../src/matter/bridge-node.ts";
 import { createMatterEnvironment } from "../../src/matter/matter-environment.ts";
 import type { CameraSession, IceCandidate, SolicitedSession } from "../../src/matter/plugin-devices/camera-backend.ts";

@@ -1,6 +1,6 @@
 /** Small helpers of the camera plugin's end-to-end tests. */
 import { connect } from "node:net";
-import type { PeerCandidate } from "../../src/ha-simulator/camera/camera-peer.ts";
+import type { PeerCandidate } from "../../../simulators/home-assistant/camera/camera-peer.ts";
 import type { ReceivedRtp } from "./webrtc-viewer.ts";
 
 export const LIVE_VIEW = 3;

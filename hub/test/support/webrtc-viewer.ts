@@ -1,5 +1,5 @@
 import { RTCPeerConnection } from "werift";
-import { type IceServer, type PeerCandidate, peerConfig } from "../../src/ha-simulator/camera/camera-peer.ts";
+import { type IceServer, type PeerCandidate, peerConfig } from "../../../simulators/home-assistant/camera/camera-peer.ts";
 
 /** One RTP packet as the viewer received it. */
 export interface ReceivedRtp {

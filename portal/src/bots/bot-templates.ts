@@ -1,17 +1,4 @@
-/** The ten feature keys a bot can switch on, globally or per room (portal spec). */
-export const FEATURE_KEYS = [
-  "command_handling",
-  "keyword_triggers",
-  "webhook_notifications",
-  "scheduled_messages",
-  "moderation_actions",
-  "room_auto_join",
-  "room_responses",
-  "thread_replies",
-  "message_relay",
-  "admin_commands",
-] as const;
-export type FeatureKey = (typeof FEATURE_KEYS)[number];
+import type { FeatureKey } from "./feature-keys.ts";
 
 /** A bot template of the catalog (`GET /api/admin/bots?view=templates`). */
 export interface BotTemplate {

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { objectMessage } from "../schema-messages.ts";
-import { FEATURE_KEYS } from "./bot-templates.ts";
+import { FEATURE_KEYS } from "./feature-keys.ts";
 
 const MAX_CONFIG_BYTES = 16 * 1024;
 

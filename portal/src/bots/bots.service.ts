@@ -19,9 +19,10 @@ import {
   toFeature,
   toRoom,
 } from "./bot-records.ts";
-import { FEATURE_KEYS, findTemplate } from "./bot-templates.ts";
+import { findTemplate } from "./bot-templates.ts";
 import type { BotFeatureRow, BotRoomRow, BotRow, BotsRepository } from "./bots.repository.ts";
 import type { AssignRoomInput, BotAction, CreateBotInput, FeatureToggleInput, UpdateBotInput } from "./bots.schema.ts";
+import { FEATURE_KEYS } from "./feature-keys.ts";
 
 /**
  * Bots of a managed server: template catalog, CRUD, room assignments, feature toggles, activation, and the access

@@ -4,6 +4,7 @@ import type { AuditActor, AuditService } from "../audit/audit.service.ts";
 import type { ServersRepository } from "../servers/servers.repository.ts";
 import type { AssetStore } from "./asset-store.ts";
 import type { AssetRow, BrandingRepository, ProfileRow } from "./branding.repository.ts";
+import type { UpdateProfileInput } from "./branding.schema.ts";
 import {
   ASSET_LIMITS,
   ASSET_PURPOSES,
@@ -11,8 +12,7 @@ import {
   BRANDING_DEFAULTS,
   type BrandingSettings,
   SETTING_KEYS,
-  type UpdateProfileInput,
-} from "./branding.schema.ts";
+} from "./branding-settings.ts";
 import { sniffImage } from "./image-sniff.ts";
 
 /** Public path of an asset: what `logoUrl` & co. point at. Never a storage path. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { type HomeserverSimulator, startHomeserverSimulator } from "../../../simulators/homeserver/index.ts";
 import type { AuditActor } from "../audit/audit.service.ts";
 import type { PortalContext } from "../context.ts";
-import { type HomeserverSimulator, startHomeserverSimulator } from "../homeserver-simulator/index.ts";
 
 export const DEMO_SERVER_SLUG = "demo";
 export const DEMO_SERVER_NAME = "Demo homeserver (simulated)";

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { memoryLogger } from "../../../lib/testing/fixtures.ts";
-import { loadPortalConfig } from "../../src/config.ts";
 import {
   type HomeserverSimulator,
   type HomeserverSimulatorOptions,
   startHomeserverSimulator,
-} from "../../src/homeserver-simulator/index.ts";
+} from "../../../simulators/homeserver/index.ts";
+import { loadPortalConfig } from "../../src/config.ts";
 import type { DeploymentCapabilities } from "../../src/integrations/deployment-environment.ts";
 import { type RunningPortal, startPortal } from "../../src/start-portal.ts";
 import { PortalClient } from "./portal-client.ts";

@@ -1,8 +1,8 @@
 import { deflateSync } from "node:zlib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import type { HomeserverSimulator } from "../../../portal/src/homeserver-simulator/index.ts";
 import type { PortalClient } from "../../../portal/test/support/portal-client.ts";
 import { removeDataDir, startTestPortal, type TestPortal } from "../../../portal/test/support/portal-harness.ts";
+import type { HomeserverSimulator } from "../../../simulators/homeserver/index.ts";
 import { buildUi, contextOptions, launchChromium, type PageOptions } from "./browser.ts";
 
 export { ARTIFACTS } from "./browser.ts";

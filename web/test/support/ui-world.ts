@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { type HaSimulator, startHaSimulator } from "../../../hub/src/ha-simulator/index.ts";
 import type { HomeSnapshot } from "../../../hub/src/home-assistant/types.ts";
 import type { PluginTuning } from "../../../hub/src/plugins/plugin-service.ts";
 import { createTestHub, type TestHub } from "../../../hub/test/support/test-context.ts";
+import { type HaSimulator, startHaSimulator } from "../../../simulators/home-assistant/index.ts";
 import { buildUi, contextOptions, launchChromium, type PageOptions } from "./browser.ts";
 import { type IngressProxy, startIngressProxy } from "./ingress-proxy.ts";
 

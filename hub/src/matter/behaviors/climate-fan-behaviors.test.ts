@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, test } from "node:test";
 import type { Endpoint } from "@matter/main";
 import { Status, StatusResponseError } from "@matter/main/types";
+import { createTestBridge, invoke, snapshot, type TestBridge } from "../../../test/support/devices/device-harness.ts";
 import { updateDeviceEndpoint } from "../devices/endpoint-types.ts";
-import { createTestBridge, invoke, snapshot, type TestBridge } from "../devices/testing/device-harness.ts";
 
 const failsWith = (status: Status) => (error: unknown) => error instanceof StatusResponseError && error.code === status;
 

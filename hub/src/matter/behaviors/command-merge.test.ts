@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, test } from "node:test";
 import type { Endpoint } from "@matter/main";
 import { Status, StatusResponseError } from "@matter/main/types";
-import { createTestBridge, invoke, snapshot, type TestBridge } from "../devices/testing/device-harness.ts";
+import { createTestBridge, invoke, snapshot, type TestBridge } from "../../../test/support/devices/device-harness.ts";
 
 const options = { optionsMask: {}, optionsOverride: {} };
 const colorLight = { supported_color_modes: ["color_temp", "hs"], min_color_temp_kelvin: 2200, max_color_temp_kelvin: 6500 };

@@ -3,8 +3,8 @@ import { after, before, beforeEach, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Endpoint } from "@matter/main";
 import { Status, StatusResponseError } from "@matter/main/types";
+import { createTestBridge, invoke, snapshot, type TestBridge } from "../../../test/support/devices/device-harness.ts";
 import { updateDeviceEndpoint } from "../devices/endpoint-types.ts";
-import { createTestBridge, invoke, snapshot, type TestBridge } from "../devices/testing/device-harness.ts";
 
 const options = { optionsMask: {}, optionsOverride: {} };
 const executeIfOff = { optionsMask: { executeIfOff: true }, optionsOverride: { executeIfOff: true } };

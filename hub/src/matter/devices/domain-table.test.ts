@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { DEMO_FIXTURES } from "../../../test/support/devices/demo-home.ts";
+import { snapshot } from "../../../test/support/devices/ha-fixtures.ts";
 import { DEVICE_TYPE_KEYS, type DeviceTypeKey } from "./contract.ts";
 import { allowedOverrides, DOMAIN_TABLE, mapEntity } from "./domain-table.ts";
-import { DEMO_FIXTURES } from "./testing/demo-home.ts";
-import { snapshot } from "./testing/ha-fixtures.ts";
 
 describe("domain table", () => {
   for (const { entity, expected } of DEMO_FIXTURES) {

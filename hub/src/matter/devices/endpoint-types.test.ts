@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Endpoint } from "@matter/main";
+import { DEMO_FIXTURES } from "../../../test/support/devices/demo-home.ts";
+import { createTestBridge, snapshot, type TestBridge } from "../../../test/support/devices/device-harness.ts";
 import { DEVICE_TYPE_KEYS, type DeviceTypeKey } from "./contract.ts";
 import { mapEntity } from "./domain-table.ts";
 import { createDeviceEndpoint, cutUtf8, defaultUniqueId, sameValue, updateDeviceEndpoint } from "./endpoint-types.ts";
-import { DEMO_FIXTURES } from "./testing/demo-home.ts";
-import { createTestBridge, snapshot, type TestBridge } from "./testing/device-harness.ts";
 
 /** Server clusters (behavior ids) each key must expose, besides descriptor and the bridged basic information. */
 const CLUSTERS: Record<DeviceTypeKey, string[]> = {

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { NodeId } from "@matter/main";
 import { Status } from "@matter/main/types";
+import { TEST_IMAGE_SIZE, testCameraImage } from "../../../../simulators/home-assistant/camera/test-image.ts";
 import { type CameraBridge, rejectsWith, startCameraBridge } from "../../../test/support/camera-bridge.ts";
 import { type CameraController, REQUESTOR_ENDPOINT } from "../../../test/support/camera-controller.ts";
 import { LIVE_VIEW, LIVE_VIEW_AUDIO, LIVE_VIEW_VIDEO } from "../../../test/support/camera-live.ts";
 import { until } from "../../../test/support/matter-fixtures.ts";
-import { TEST_IMAGE_SIZE, testCameraImage } from "../../ha-simulator/camera/test-image.ts";
 import type { BridgeNode } from "../bridge-node.ts";
 
 const CAMERA = 0x0142;

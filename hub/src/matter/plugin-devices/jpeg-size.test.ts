@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TEST_IMAGE_SIZE, testCameraImage } from "../../ha-simulator/camera/test-image.ts";
+import { TEST_IMAGE_SIZE, testCameraImage } from "../../../../simulators/home-assistant/camera/test-image.ts";
 import { jpegSize } from "./jpeg-size.ts";
 
 describe("jpegSize", () => {

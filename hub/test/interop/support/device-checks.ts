@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
-import type { RecordedCall } from "../../../src/ha-simulator/types.ts";
+import type { RecordedCall } from "../../../../simulators/home-assistant/types.ts";
 import { eventually } from "../../support/test-context.ts";
 import { ChipCallError, type RawReadResult, type ReadResult } from "./chip-controller.ts";
 import type { EndpointRead } from "./conformance.ts";

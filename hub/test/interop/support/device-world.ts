@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createDemoHome } from "../../../src/ha-simulator/demo-home.ts";
-import { type HaSimulator, startHaSimulator } from "../../../src/ha-simulator/index.ts";
+import { createDemoHome } from "../../../../simulators/home-assistant/demo-home.ts";
+import { type HaSimulator, startHaSimulator } from "../../../../simulators/home-assistant/index.ts";
 import { SimulatedCloud } from "../../../src/plugins/builtin/appliance-cloud/simulated-cloud.ts";
 import { VeSyncClient } from "../../../src/plugins/builtin/appliance-cloud/vesync-client.ts";
 import type { SlotInfo } from "../../../src/plugins/managed-slot.ts";

@@ -1,6 +1,7 @@
 import { request } from "../../../common/http.ts";
 import type {
   Bridge,
+  BridgeAction,
   BridgeDeviceInfo,
   BridgeFilter,
   BridgeInput,
@@ -11,14 +12,8 @@ import type {
   PluginDeviceInfo,
 } from "./types.ts";
 
-export type BridgeAction =
-  | "start"
-  | "stop"
-  | "restart"
-  | "refresh"
-  | "factory-reset"
-  | "force-sync"
-  | "open-commissioning-window";
+/** The hub's own list (`BRIDGE_ACTIONS` in its contract), so a new action cannot be missing here. */
+export type { BridgeAction };
 
 const bridgePath = (id: string) => `api/matter/bridges/${encodeURIComponent(id)}`;
 

@@ -3,9 +3,7 @@
  * changes over `/api/ws`, so the page reloads the list itself while something is in progress.
  */
 
-import type { PluginConfigSchema } from "../../../../hub/src/plugins/api.ts";
-import type { SlotInfo } from "../../../../hub/src/plugins/managed-slot.ts";
-import type { InstalledPackage } from "../../../../hub/src/plugins/package-registry.ts";
+import type { InstalledPackage, PluginConfigSchema, SlotInfo } from "../../../../hub/src/contract.ts";
 import { request } from "../../../common/http.ts";
 import type { BridgeStatus } from "./types.ts";
 

@@ -1,44 +1,50 @@
-import type { AuditEntry } from "../../../../portal/src/audit/audit.service.ts";
-import type { ProfileSync, TokenCheck } from "../../../../portal/src/bots/bot-account.ts";
-import type {
-  BotDetail,
-  BotRecord,
-  FeatureRecord as FeatureToggle,
-  RoomAssignmentRecord as RoomAssignment,
-} from "../../../../portal/src/bots/bot-records.ts";
-import type { BotTemplate, FeatureKey } from "../../../../portal/src/bots/bot-templates.ts";
-import type { AssetPurpose } from "../../../../portal/src/branding/branding.schema.ts";
-import type { AssetRecord, ProfileRecord } from "../../../../portal/src/branding/branding.service.ts";
-import type { DiagnosticsResult as HomeserverDiagnostics } from "../../../../portal/src/diagnostics/diagnostics.service.ts";
-import type { ConfigField, IntegrationType, publicEntry } from "../../../../portal/src/integrations/catalog/types.ts";
-import type {
-  AppserviceCheck,
-  IntegrationHealth,
-  IntegrationDiagnostics as ServerIntegrationDiagnostics,
-} from "../../../../portal/src/integrations/integration-health.ts";
-import type { SecretRecord } from "../../../../portal/src/integrations/integration-secrets.ts";
-import type { IntegrationRecord } from "../../../../portal/src/integrations/integration-views.ts";
-import type { IntegrationsService } from "../../../../portal/src/integrations/integrations.service.ts";
-import type { ServerRecord } from "../../../../portal/src/servers/server-record.ts";
-import type { DashboardStats } from "../../../../portal/src/stats/stats.service.ts";
-import type { TokenRecord } from "../../../../portal/src/tokens/tokens.service.ts";
+import {
+  type AppserviceCheck,
+  type AssetPurpose,
+  type AssetRecord,
+  type AuditEntry,
+  type BotDetail,
+  type BotRecord,
+  type BotTemplate,
+  type CatalogEntry,
+  type ConfigField,
+  type DashboardStats,
+  FEATURE_KEYS,
+  type FeatureRecord as FeatureToggle,
+  type DiagnosticsResult as HomeserverDiagnostics,
+  type IntegrationDetail,
+  type IntegrationHealth,
+  type IntegrationRecord,
+  type IntegrationType,
+  type ProfileRecord,
+  type ProfileSync,
+  type RoomAssignmentRecord as RoomAssignment,
+  type SecretRecord,
+  type IntegrationDiagnostics as ServerIntegrationDiagnostics,
+  type ServerRecord,
+  type TokenCheck,
+  type TokenRecord,
+} from "../../../../portal/src/contract.ts";
 import type { RequestOptions } from "../../../common/http.ts";
 import { ApiError, call, query } from "../api/client.ts";
 import type { Session, SessionUser } from "../api/public-types.ts";
 import { session } from "./session.ts";
 
-// The response shapes are the portal's own types, imported type-only (erased from the bundle), so `tsc` flags any
-// drift between the server and the console. Only what the server builds inline is derived here.
+// The response shapes are the portal's own types, from its contract (`portal/src/contract.ts`; types are erased from
+// the bundle), so `tsc` flags any drift between the server and the console. Only what the console shows differently
+// is derived here.
 export type {
   AppserviceCheck,
   AuditEntry,
   BotDetail,
   BotRecord,
   BotTemplate,
+  CatalogEntry,
   ConfigField,
   DashboardStats,
   FeatureToggle,
   HomeserverDiagnostics,
+  IntegrationDetail,
   IntegrationHealth,
   IntegrationRecord,
   IntegrationType,
@@ -52,9 +58,6 @@ export type {
 /** An asset (the server types `purpose` as a string; it only stores the four purposes its upload route accepts). */
 export type BrandingAsset = Omit<AssetRecord, "purpose"> & { purpose: AssetPurpose };
 export type BrandingProfile = Omit<ProfileRecord, "assets"> & { assets: BrandingAsset[] };
-/** A catalog entry as `GET /api/admin/integrations?view=catalog` lists it. */
-export type CatalogEntry = ReturnType<typeof publicEntry>;
-export type IntegrationDetail = Awaited<ReturnType<IntegrationsService["get"]>>;
 export type GeneratedFileView = IntegrationDetail["files"][number];
 /** The diagnostics, with the per-integration and per-bot health entries (loosely typed by the server) as shown. */
 export type IntegrationDiagnostics = Omit<ServerIntegrationDiagnostics, "integrationHealth" | "botHealth"> & {
@@ -146,19 +149,8 @@ export const deleteAsset = (id: string, assetId: string) =>
   send<{ deleted: true }>("DELETE", `api/admin/branding/${id}/assets/${assetId}`);
 
 // ---------- bots ----------
-/** The bot features in the console's order (a runtime list, so not imported from the server: checked against it). */
-export const FEATURE_KEYS = [
-  "command_handling",
-  "keyword_triggers",
-  "webhook_notifications",
-  "scheduled_messages",
-  "moderation_actions",
-  "room_auto_join",
-  "room_responses",
-  "thread_replies",
-  "message_relay",
-  "admin_commands",
-] as const satisfies readonly FeatureKey[];
+/** The bot features, in the portal's order. */
+export { FEATURE_KEYS };
 
 export const listBotTemplates = () =>
   admin<{ templates: BotTemplate[] }>("api/admin/bots?view=templates").then((r) => r.templates);

@@ -1,11 +1,9 @@
 /**
- * Shapes of the portal's public API (shared/specs/portal-api.md, docs/portal.md). Where the portal has a type, it is
- * imported type-only (erased from the bundle), so `tsc` flags any drift between server and page.
+ * Shapes of the portal's public API (shared/specs/portal-api.md, docs/portal.md). Where the portal has a type, it comes
+ * from the portal's contract (`portal/src/contract.ts`, type-only here), so `tsc` flags any drift between server and
+ * page.
  */
-import type { SessionUser } from "../../../../portal/src/auth/auth.service.ts";
-import type { BrandingSettings, ClientLink } from "../../../../portal/src/branding/branding.schema.ts";
-import type { PublicBranding } from "../../../../portal/src/branding/branding.service.ts";
-import type { PublicServer } from "../../../../portal/src/servers/server-record.ts";
+import type { BrandingSettings, ClientLink, PublicBranding, PublicServer, SessionUser } from "../../../../portal/src/contract.ts";
 
 export type { BrandingSettings, ClientLink, PublicBranding, PublicServer, SessionUser };
 

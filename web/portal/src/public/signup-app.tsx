@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { BRANDING_DEFAULTS } from "../../../../portal/src/contract.ts";
 import { useAsync } from "../../../common/use-async.ts";
 import { ApiError } from "../api/client.ts";
 import { getBranding, getSession, resolveServer, type ServerSelector } from "../api/public.ts";
@@ -8,32 +9,15 @@ import { assetSrc, SignupLayout } from "./layout.tsx";
 import { SignupForm } from "./signup-form.tsx";
 import { SignupSuccess } from "./success.tsx";
 
-/** The built-in branding shown while the real one loads or when it cannot be loaded. */
+/**
+ * The built-in branding shown while the real one loads or when it cannot be loaded: the portal's own defaults
+ * (`BRANDING_DEFAULTS`), so the page looks the same before and after loading an unbranded portal.
+ */
 export const DEFAULT_BRANDING: PublicBranding = {
+  ...BRANDING_DEFAULTS,
   profileId: null,
   version: 0,
   publishedAt: null,
-  appTitle: "Matrix registration",
-  subtitle: "Create your Matrix account",
-  welcomeHeadline: "Welcome",
-  registrationText: "",
-  successText: "",
-  footerText: "",
-  usernameHint: "",
-  logoAlt: "",
-  primaryColor: "#0dbd8b",
-  accentColor: "#238cf5",
-  backgroundColor: "#f4f6fa",
-  textColor: "#17191c",
-  colorScheme: "auto",
-  layoutPreset: "centered",
-  locale: "en",
-  privacyPolicyUrl: null,
-  termsUrl: null,
-  imprintUrl: null,
-  supportUrl: null,
-  contactEmail: null,
-  clientLinks: [],
   logoUrl: null,
   faviconUrl: null,
   heroUrl: null,

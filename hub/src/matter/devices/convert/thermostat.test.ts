@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Thermostat } from "@matter/main/clusters/thermostat";
+import { hassState } from "../../../../test/support/devices/ha-fixtures.ts";
 import { climateCapabilities } from "../capabilities.ts";
-import { hassState } from "../testing/ha-fixtures.ts";
 import { controlSequenceFor, haModeForSystemMode, runningStateFor, setTemperatureData, systemModeFromHa } from "./thermostat.ts";
 
 const Mode = Thermostat.SystemMode;

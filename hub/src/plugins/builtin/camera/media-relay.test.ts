@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { CameraPeer } from "../../../../../simulators/home-assistant/camera/camera-peer.ts";
 import { eventually } from "../../../../test/support/test-context.ts";
 import { WebRtcViewer } from "../../../../test/support/webrtc-viewer.ts";
-import { CameraPeer } from "../../../ha-simulator/camera/camera-peer.ts";
 import type { CameraHa, HaWebRtcEvent, IceCandidate, SessionEndReason, SolicitedSession } from "../../builtin-services.ts";
 import { MediaRelay } from "./media-relay.ts";
 import { acceptedCodec } from "./sdp-media.ts";

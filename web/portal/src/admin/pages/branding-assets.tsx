@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { ASSET_LIMITS, ASSET_PURPOSES } from "../../../../../portal/src/contract.ts";
 import { attempt, confirmDialog } from "../../../../common/components/notify.tsx";
 import { Card } from "../../../../common/components/ui.tsx";
 import { relativeApiPath } from "../../lib/paths.ts";
@@ -6,14 +7,7 @@ import { A } from "../../strings/admin.ts";
 import { type BrandingAsset, type BrandingProfile, deleteAsset, uploadAsset } from "../api.ts";
 import { formatBytes } from "../format.ts";
 
-const PURPOSES: BrandingAsset["purpose"][] = ["logo", "favicon", "hero", "background"];
 const ACCEPT = "image/png,image/jpeg,image/webp,image/gif,image/x-icon,image/vnd.microsoft.icon,.ico";
-const LIMIT: Record<BrandingAsset["purpose"], number> = {
-  logo: 2 * 1024 * 1024,
-  favicon: 256 * 1024,
-  hero: 2 * 1024 * 1024,
-  background: 2 * 1024 * 1024,
-};
 
 /**
  * One image per purpose: upload (replaces the previous one), preview and remove. The size limit is checked here
@@ -30,7 +24,8 @@ export function BrandingAssets({ profile, onChanged }: { profile: BrandingProfil
     const done = await attempt(
       what,
       async () => {
-        if (file.size > LIMIT[purpose]) throw new Error(A.branding.tooLarge(formatBytes(file.size), formatBytes(LIMIT[purpose])));
+        if (file.size > ASSET_LIMITS[purpose])
+          throw new Error(A.branding.tooLarge(formatBytes(file.size), formatBytes(ASSET_LIMITS[purpose])));
         return uploadAsset(profile.id, purpose, file);
       },
       A.branding.uploaded(A.branding.purposes[purpose]),
@@ -53,7 +48,7 @@ export function BrandingAssets({ profile, onChanged }: { profile: BrandingProfil
     <Card title={A.branding.images}>
       <p class="hint">{A.branding.imagesHint}</p>
       <ul class="assets">
-        {PURPOSES.map((purpose) => {
+        {ASSET_PURPOSES.map((purpose) => {
           const asset = profile.assets.find((candidate) => candidate.purpose === purpose);
           const inputId = `asset-${purpose}`;
           return (
@@ -65,7 +60,7 @@ export function BrandingAssets({ profile, onChanged }: { profile: BrandingProfil
                 <strong>{A.branding.purposes[purpose]}</strong>
                 <span class="small muted block">
                   {asset ? `${asset.filename} · ${formatBytes(asset.size)}` : A.branding.noImage} ·{" "}
-                  {A.branding.maxSize(formatBytes(LIMIT[purpose]))}
+                  {A.branding.maxSize(formatBytes(ASSET_LIMITS[purpose]))}
                 </span>
               </div>
               <div class="asset-actions">
