@@ -1,6 +1,7 @@
-import { createHash, randomBytes, randomInt } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { AppserviceConfigError, type AppserviceRecord, isExclusiveUser, isInterestedInUser } from "./appservices.ts";
 import type { RateLimitSettings, ResolvedOptions } from "./options.ts";
+import { LETTERS, randomString } from "./random-string.ts";
 import type { Limiters } from "./rate-limit.ts";
 import type { TokenStore } from "./token-store.ts";
 import type { UiaSessions } from "./uia-session.ts";
@@ -54,15 +55,6 @@ export interface SimulatorContext {
   readonly tokens: TokenStore;
   readonly sessions: UiaSessions;
   readonly limiters: Limiters;
-}
-
-const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/** Synapse's `random_string`: letters only. */
-export function randomString(length: number, alphabet = LETTERS): string {
-  let text = "";
-  for (let i = 0; i < length; i++) text += alphabet[randomInt(alphabet.length)];
-  return text;
 }
 
 /** A salted SHA-256 stand-in for Synapse's bcrypt hash (nothing here verifies passwords). */

@@ -1,6 +1,6 @@
 import { Codes, MatrixError, StageError, UiaIncomplete } from "./errors.ts";
+import { randomString } from "./random-string.ts";
 import { isObject, type JsonObject, truthy } from "./request.ts";
-import { randomString } from "./state.ts";
 import type { TokenStore } from "./token-store.ts";
 
 export const LoginType = {
