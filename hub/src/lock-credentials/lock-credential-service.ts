@@ -1,10 +1,10 @@
 import { badRequest, notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { hashPassword, type ScryptParams } from "../auth/password-hash.ts";
+import { isWellFormedPin, LOCK_ENTITY_ID, PIN_RULE } from "../matter/devices/pin-policy.ts";
 import { CredentialStore, type StoredCredential } from "./credential-store.ts";
 import { PinBrake, type PinBrakeOptions } from "./pin-brake.ts";
 import { createPinCheck, type PinCheckWithRequirement } from "./pin-check.ts";
-import { isWellFormedPin, LOCK_ENTITY_ID, PIN_RULE } from "./pin-policy.ts";
 
 /** A credential as the API shows it: never the PIN, never its hash. */
 export interface LockCredentialView {

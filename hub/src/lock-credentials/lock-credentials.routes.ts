@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import { validate } from "../../../lib/validate.ts";
+import { PIN_FORMAT, PIN_RULE } from "../matter/devices/pin-policy.ts";
 import type { LockCredentialService } from "./lock-credential-service.ts";
-import { PIN_FORMAT, PIN_RULE } from "./pin-policy.ts";
 
 // Every message is fixed text: valibot's default messages quote the received value, which here is the PIN.
 const pinField = (rule: string) => v.pipe(v.string(rule), v.regex(PIN_FORMAT, rule));

@@ -10,7 +10,7 @@
  *
  * Features PinCredential + CredentialOverTheAirAccess, so that controllers learn whether to send a PIN: they add
  * RequirePINforRemoteOperation (true while the lock has an enabled hub credential, updated live), the PIN length
- * range and the wrong-code limit (lock-credentials/pin-policy.ts). Not the User feature: the hub manages one PIN
+ * range and the wrong-code limit (devices/pin-policy.ts). Not the User feature: the hub manages one PIN
  * per lock over its HTTP API, so Matter's user and credential commands (SetUser, SetCredential, …) are not offered.
  */
 

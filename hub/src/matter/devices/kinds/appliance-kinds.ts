@@ -10,7 +10,6 @@ import { ModeSelectDevice } from "@matter/main/devices/mode-select";
 import { RoboticVacuumCleanerDevice } from "@matter/main/devices/robotic-vacuum-cleaner";
 import { SpeakerDevice } from "@matter/main/devices/speaker";
 import { WaterValveDevice } from "@matter/main/devices/water-valve";
-import { PIN_POLICY } from "../../../lock-credentials/pin-policy.ts";
 import { HaDoorLockServer } from "../../behaviors/door-lock-server.ts";
 import { HaLevelControlServer } from "../../behaviors/level-control-server.ts";
 import { HaModeSelectServer, MAX_MODES, modesForOptions } from "../../behaviors/mode-select-server.ts";
@@ -21,6 +20,7 @@ import { HaValveServer } from "../../behaviors/valve-server.ts";
 import { selectOptions, speakerCapabilities, valveHasPosition } from "../capabilities.ts";
 import { volumeToLevel } from "../convert/light.ts";
 import { numberAttr } from "../ha-state.ts";
+import { PIN_POLICY } from "../pin-policy.ts";
 import type { DeviceKind, KindContext, StatePatch } from "./kind.ts";
 import { onOffValue } from "./light-kinds.ts";
 

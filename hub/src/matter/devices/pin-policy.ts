@@ -3,7 +3,8 @@
  * DoorLock endpoint advertises (MinPINCodeLength, MaxPINCodeLength, WrongCodeEntryLimit,
  * UserCodeTemporaryDisableTime), so that a controller is told exactly the rules the hub enforces.
  *
- * No imports on purpose: the Matter device layer reads these numbers without pulling in the credentials service.
+ * It lives on the Matter side because the DoorLock endpoint advertises these numbers; the credentials service
+ * (hub/src/lock-credentials) imports them from here, so imports run one way. No imports on purpose.
  */
 export const PIN_POLICY = {
   /** Shortest PIN: four digits, the smallest keypad PIN in common use. */
