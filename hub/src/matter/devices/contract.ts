@@ -4,11 +4,41 @@
  * through these plain types.
  */
 import type { HassEntity } from "../../home-assistant/types.ts";
-import { PLUGIN_DEVICE_TYPE_KEYS } from "../../plugins/api.ts";
+
+/**
+ * The device type keys a plugin may register. The plugin API (hub/src/plugins/api.ts) lists the same keys for plugin
+ * authors and imports nothing by design, and the Matter side never imports the plugins folder (imports run
+ * plugins -> matter), so the list is written twice; contract.test.ts makes the compiler and the tests refuse any
+ * difference.
+ */
+export const PLUGIN_TYPE_KEYS = [
+  "on_off_light",
+  "dimmable_light",
+  "color_temperature_light",
+  "extended_color_light",
+  "on_off_plugin_unit",
+  "dimmable_plug_in_unit",
+  "temperature_sensor",
+  "humidity_sensor",
+  "pressure_sensor",
+  "flow_sensor",
+  "light_sensor",
+  "occupancy_sensor",
+  "contact_sensor",
+  "air_quality_sensor",
+  "thermostat",
+  "door_lock",
+  "fan",
+  "air_purifier",
+  "window_covering",
+  "generic_switch",
+  "water_leak_detector",
+] as const;
+export type PluginTypeKey = (typeof PLUGIN_TYPE_KEYS)[number];
 
 /** Device type keys: the 21 of the plugin spec plus the better-fitting types matter.js provides. */
 export const DEVICE_TYPE_KEYS = [
-  ...PLUGIN_DEVICE_TYPE_KEYS,
+  ...PLUGIN_TYPE_KEYS,
   "smoke_co_alarm",
   "robotic_vacuum_cleaner",
   "speaker",

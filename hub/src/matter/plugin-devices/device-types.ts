@@ -28,7 +28,7 @@ import { TemperatureSensorDevice } from "@matter/main/devices/temperature-sensor
 import { ThermostatDevice } from "@matter/main/devices/thermostat";
 import { WaterLeakDetectorDevice } from "@matter/main/devices/water-leak-detector";
 import { WindowCoveringDevice } from "@matter/main/devices/window-covering";
-import type { PluginDeviceType } from "../../plugins/api.ts";
+import type { PluginTypeKey } from "../devices/contract.ts";
 
 /** One device type: the matter.js type (without servers) and its mandatory cluster ids. */
 export interface PluginDeviceTypeSpec {
@@ -41,7 +41,7 @@ const DIMMABLE = ["onOff", "levelControl"] as const;
 const COLOR = ["onOff", "levelControl", "colorControl"] as const;
 
 /** The Record type makes the compiler refuse a key of the plugin API without a device here. */
-export const PLUGIN_DEVICE_TYPES: Readonly<Record<PluginDeviceType, PluginDeviceTypeSpec>> = {
+export const PLUGIN_DEVICE_TYPES: Readonly<Record<PluginTypeKey, PluginDeviceTypeSpec>> = {
   on_off_light: { device: OnOffLightDevice, clusters: LIGHT },
   dimmable_light: { device: DimmableLightDevice, clusters: DIMMABLE },
   color_temperature_light: { device: ColorTemperatureLightDevice, clusters: COLOR },
@@ -66,6 +66,6 @@ export const PLUGIN_DEVICE_TYPES: Readonly<Record<PluginDeviceType, PluginDevice
 };
 
 /** True for one of the spec's device type keys. */
-export function isPluginDeviceType(key: unknown): key is PluginDeviceType {
+export function isPluginDeviceType(key: unknown): key is PluginTypeKey {
   return typeof key === "string" && Object.hasOwn(PLUGIN_DEVICE_TYPES, key);
 }
