@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import * as v from "valibot";
-import { DEVICE_TYPE_KEYS } from "../matter/devices/contract.ts";
+import { DEVICE_TYPE_KEYS } from "../matter/model/contract.ts";
 import { readJsonFile, SerialWriter, writeFileAtomic } from "../storage/atomic-file.ts";
 
 export const EntityMappingSchema = v.object({

@@ -1,7 +1,7 @@
 import { badRequest, notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { hashPassword, type ScryptParams } from "../auth/password-hash.ts";
-import { isWellFormedPin, LOCK_ENTITY_ID, PIN_RULE } from "../matter/devices/pin-policy.ts";
+import { isWellFormedPin, LOCK_ENTITY_ID, PIN_RULE } from "../matter/model/pin-policy.ts";
 import { CredentialStore, type StoredCredential } from "./credential-store.ts";
 import { PinBrake, type PinBrakeOptions } from "./pin-brake.ts";
 import { createPinCheck, type PinCheckWithRequirement } from "./pin-check.ts";

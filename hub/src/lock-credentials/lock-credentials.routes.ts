@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import { validate } from "../../../lib/validate.ts";
-import { PIN_FORMAT, PIN_RULE } from "../matter/devices/pin-policy.ts";
+import { PIN_FORMAT, PIN_RULE } from "../matter/model/pin-policy.ts";
 import type { LockCredentialService } from "./lock-credential-service.ts";
 
 // Every message is fixed text: valibot's default messages quote the received value, which here is the PIN.

@@ -1,4 +1,4 @@
-import { PIN_POLICY } from "../matter/devices/pin-policy.ts";
+import { PIN_POLICY } from "../matter/model/pin-policy.ts";
 
 /** The brake's thresholds; the defaults are {@link PIN_POLICY}'s. */
 export interface PinBrakeOptions {

@@ -1,8 +1,8 @@
 import type { Logger } from "../../../lib/logger.ts";
 import { verifyPassword } from "../auth/password-hash.ts";
 import type { PinRequirement } from "../matter/behaviors/door-lock-server.ts";
-import type { PinCheck, PinVerdict } from "../matter/devices/contract.ts";
-import { isWellFormedPin } from "../matter/devices/pin-policy.ts";
+import type { PinCheck, PinVerdict } from "../matter/model/contract.ts";
+import { isWellFormedPin } from "../matter/model/pin-policy.ts";
 import type { CredentialStore } from "./credential-store.ts";
 import type { PinBrake } from "./pin-brake.ts";
 

@@ -8,10 +8,10 @@ import { createEntityEndpoint } from "./bridge-builders.ts";
 import type { DeviceSets, ExposedDevice } from "./bridge-device-rows.ts";
 import type { BridgeNode } from "./bridge-node.ts";
 import type { MatterBridgeDeps } from "./bridge-runtime.ts";
-import type { DeviceTypeKey, EntitySnapshot } from "./devices/contract.ts";
 import { mapEntity } from "./devices/domain-table.ts";
 import { cutUtf8, updateDeviceEndpoint } from "./devices/endpoint-types.ts";
 import { entityFailureReason } from "./entity-failure.ts";
+import type { DeviceTypeKey, EntitySnapshot } from "./model/contract.ts";
 import { resolveEntityMapping } from "./plugin-devices/plugin-mount.ts";
 import type { PluginHostForBridge } from "./plugin-devices/seam.ts";
 

@@ -4,7 +4,7 @@
  * plugin starts in the background and fails alone. A Server Mode bridge hosts no plugins at all.
  */
 import type { Logger } from "../../../lib/logger.ts";
-import type { DeviceTypeKey } from "../matter/devices/contract.ts";
+import type { DeviceTypeKey } from "../matter/model/contract.ts";
 import type { PluginBridgeSeam, PluginHostForBridge } from "../matter/plugin-devices/seam.ts";
 import type { Clock } from "./clock.ts";
 import { DomainMappings } from "./domain-mappings.ts";

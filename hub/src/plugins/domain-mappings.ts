@@ -4,8 +4,8 @@
  * Removing a plugin's mappings (disable, trip, uninstall) brings back the latest remaining registration.
  */
 import type { Logger } from "../../../lib/logger.ts";
-import type { DeviceTypeKey } from "../matter/devices/contract.ts";
 import { DOMAIN_TABLE } from "../matter/devices/domain-table.ts";
+import type { DeviceTypeKey } from "../matter/model/contract.ts";
 import { isPluginDeviceType } from "../matter/plugin-devices/device-types.ts";
 import type { PluginDomainMapping } from "./api.ts";
 

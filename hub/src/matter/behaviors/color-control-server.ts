@@ -19,8 +19,8 @@ import {
   miredsToKelvin,
   saturationFromMatter,
   xyFromMatter,
-} from "../devices/convert/light.ts";
-import { numberAttr } from "../devices/ha-state.ts";
+} from "../model/convert/light.ts";
+import { numberAttr } from "../model/ha-state.ts";
 import { runMerging, sendThenCommit } from "./command-merge.ts";
 import { type EntityBinding, entityOf, unsupportedCommand } from "./ha-entity-behavior.ts";
 import { executesIfOff } from "./level-control-server.ts";

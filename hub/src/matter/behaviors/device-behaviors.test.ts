@@ -3,8 +3,8 @@ import { after, before, beforeEach, describe, test } from "node:test";
 import { Bytes, type Endpoint } from "@matter/main";
 import { Status, StatusResponseError } from "@matter/main/types";
 import { createTestBridge, invoke, snapshot, type TestBridge } from "../../../test/support/devices/device-harness.ts";
-import type { PinVerdict } from "../devices/contract.ts";
 import { updateDeviceEndpoint } from "../devices/endpoint-types.ts";
+import type { PinVerdict } from "../model/contract.ts";
 
 const failsWith = (status: Status) => (error: unknown) => error instanceof StatusResponseError && error.code === status;
 

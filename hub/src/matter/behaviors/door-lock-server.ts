@@ -10,7 +10,7 @@
  *
  * Features PinCredential + CredentialOverTheAirAccess, so that controllers learn whether to send a PIN: they add
  * RequirePINforRemoteOperation (true while the lock has an enabled hub credential, updated live), the PIN length
- * range and the wrong-code limit (devices/pin-policy.ts). Not the User feature: the hub manages one PIN
+ * range and the wrong-code limit (model/pin-policy.ts). Not the User feature: the hub manages one PIN
  * per lock over its HTTP API, so Matter's user and credential commands (SetUser, SetCredential, …) are not offered.
  */
 
@@ -18,7 +18,7 @@ import { Bytes, type Endpoint } from "@matter/main";
 import { DoorLockBehavior } from "@matter/main/behaviors/door-lock";
 import { DoorLock } from "@matter/main/clusters/door-lock";
 import { Status, StatusResponseError } from "@matter/main/types";
-import type { PinCheck } from "../devices/contract.ts";
+import type { PinCheck } from "../model/contract.ts";
 import { entityOf, lockForWrite } from "./ha-entity-behavior.ts";
 import { forwardWrites, markOrigin } from "./write-forwarder.ts";
 

@@ -6,9 +6,9 @@
  */
 import { FanControl } from "@matter/main/clusters/fan-control";
 import type { HassEntity } from "../../home-assistant/types.ts";
-import type { FanCapabilities } from "../devices/capabilities.ts";
-import { percentageForFanMode, snapPercentage, speedToPercentage } from "../devices/convert/fan.ts";
-import { numberAttr } from "../devices/ha-state.ts";
+import type { FanCapabilities } from "../model/capabilities.ts";
+import { percentageForFanMode, snapPercentage, speedToPercentage } from "../model/convert/fan.ts";
+import { numberAttr } from "../model/ha-state.ts";
 
 /** One HA call. */
 export interface HaCall {

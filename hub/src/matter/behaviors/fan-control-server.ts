@@ -6,9 +6,9 @@
  */
 import { FanControlServer } from "@matter/main/behaviors/fan-control";
 import { FanControl } from "@matter/main/clusters/fan-control";
-import { fanCapabilities, humidifierCapabilities } from "../devices/capabilities.ts";
-import { percentageToSpeed, speedToPercentage } from "../devices/convert/fan.ts";
-import { numberAttr } from "../devices/ha-state.ts";
+import { fanCapabilities, humidifierCapabilities } from "../model/capabilities.ts";
+import { percentageToSpeed, speedToPercentage } from "../model/convert/fan.ts";
+import { numberAttr } from "../model/ha-state.ts";
 import { type FanWrite, FanWriteError, fanWritePlan, stepSpeed } from "./fan-control-plan.ts";
 import { constraintError, entityOf, lockForWrite } from "./ha-entity-behavior.ts";
 import { forwardWrites, markOrigin, type WrittenValues } from "./write-forwarder.ts";

@@ -10,7 +10,7 @@
 import { Behavior, type Endpoint } from "@matter/main";
 import { Status, StatusResponseError } from "@matter/main/types";
 import type { HassEntity } from "../../home-assistant/types.ts";
-import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../devices/contract.ts";
+import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../model/contract.ts";
 import { type CallSender, holdWindow, isPending, rideAlong, sendMerged } from "./call-batch.ts";
 
 /** Everything an endpoint needs to know about its entity; mutable fields change with HA state. */

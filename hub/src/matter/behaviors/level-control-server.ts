@@ -14,7 +14,7 @@
 import { LevelControlServer } from "@matter/main/behaviors/level-control";
 import { OnOffServer } from "@matter/main/behaviors/on-off";
 import { LevelControl } from "@matter/main/clusters/level-control";
-import { levelToBrightness, levelToVolume } from "../devices/convert/light.ts";
+import { levelToBrightness, levelToVolume } from "../model/convert/light.ts";
 import { runMerging, sendThenCommit } from "./command-merge.ts";
 import { type EntityBinding, entityOf, unsupportedCommand } from "./ha-entity-behavior.ts";
 import { type Motion, valueAfter } from "./motion.ts";

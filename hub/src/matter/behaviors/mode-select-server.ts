@@ -5,7 +5,7 @@
 import { ModeSelectServer } from "@matter/main/behaviors/mode-select";
 import type { ModeSelect } from "@matter/main/clusters/mode-select";
 import { Status, StatusResponseError } from "@matter/main/types";
-import { selectOptions } from "../devices/capabilities.ts";
+import { selectOptions } from "../model/capabilities.ts";
 import { entityOf, lockForWrite } from "./ha-entity-behavior.ts";
 
 /** Matter ModeSelect limits the mode label to 64 characters (Matter 1.3 §1.9.8.1). */

@@ -7,7 +7,7 @@
 import { OnOffServer } from "@matter/main/behaviors/on-off";
 import { OnOff } from "@matter/main/clusters/on-off";
 import type { HassEntity } from "../../home-assistant/types.ts";
-import { speakerCapabilities } from "../devices/capabilities.ts";
+import { speakerCapabilities } from "../model/capabilities.ts";
 import { runMerging, sendThenCommit } from "./command-merge.ts";
 import { type EntityBinding, entityOf, unsupportedCommand } from "./ha-entity-behavior.ts";
 

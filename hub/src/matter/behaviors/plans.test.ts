@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { FanControl } from "@matter/main/clusters/fan-control";
 import { hassState } from "../../../test/support/devices/ha-fixtures.ts";
-import { coverCapabilities, fanCapabilities, humidifierCapabilities } from "../devices/capabilities.ts";
+import { coverCapabilities, fanCapabilities, humidifierCapabilities } from "../model/capabilities.ts";
 import { fanWritePlan, stepSpeed } from "./fan-control-plan.ts";
 import { transitionData, valueAfter } from "./motion.ts";
 import { onOffPlan } from "./on-off-server.ts";

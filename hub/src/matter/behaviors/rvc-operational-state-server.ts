@@ -5,8 +5,8 @@
  */
 import { RvcOperationalStateServer } from "@matter/main/behaviors/rvc-operational-state";
 import { RvcOperationalState } from "@matter/main/clusters/rvc-operational-state";
-import { VacuumFeature } from "../devices/ha-features.ts";
-import { supports } from "../devices/ha-state.ts";
+import { VacuumFeature } from "../model/ha-features.ts";
+import { supports } from "../model/ha-state.ts";
 import { entityOf, lockForWrite } from "./ha-entity-behavior.ts";
 
 const OK: RvcOperationalState.OperationalCommandResponse = {

@@ -7,8 +7,8 @@
 import { RvcRunModeServer } from "@matter/main/behaviors/rvc-run-mode";
 import { ModeBase } from "@matter/main/clusters/mode-base";
 import { RvcRunMode } from "@matter/main/clusters/rvc-run-mode";
-import { VacuumFeature } from "../devices/ha-features.ts";
-import { supports } from "../devices/ha-state.ts";
+import { VacuumFeature } from "../model/ha-features.ts";
+import { supports } from "../model/ha-state.ts";
 import { entityOf, lockForWrite } from "./ha-entity-behavior.ts";
 
 /** Mode numbers of the two run modes. */

@@ -2,18 +2,18 @@
  * Thermostat → `climate.set_hvac_mode` / `climate.set_temperature`. Built on the bare ThermostatBehavior instead
  * of matter.js's ThermostatServer: that server simulates a thermostat (deadband shifting, running mode from the
  * local temperature, setpoint clamping on every change), which would fight the state HA reports. HA is the
- * thermostat here; we translate. Mode rules: devices/convert/thermostat.ts.
+ * thermostat here; we translate. Mode rules: model/convert/thermostat.ts.
  *
  * Controllers change thermostats by writing SystemMode and the occupied setpoints (Matter 1.3 §4.3.9); a write of
  * several of them in one request becomes one `climate.set_temperature` carrying `hvac_mode` too.
  */
 import { ThermostatBehavior } from "@matter/main/behaviors/thermostat";
 import { Thermostat } from "@matter/main/clusters/thermostat";
-import { climateCapabilities } from "../devices/capabilities.ts";
-import { fromCentiCelsius } from "../devices/convert/temperature.ts";
-import { haModeForSystemMode, setTemperatureData } from "../devices/convert/thermostat.ts";
-import { ClimateFeature } from "../devices/ha-features.ts";
-import { numberAttr, supports } from "../devices/ha-state.ts";
+import { climateCapabilities } from "../model/capabilities.ts";
+import { fromCentiCelsius } from "../model/convert/temperature.ts";
+import { haModeForSystemMode, setTemperatureData } from "../model/convert/thermostat.ts";
+import { ClimateFeature } from "../model/ha-features.ts";
+import { numberAttr, supports } from "../model/ha-state.ts";
 import { constraintError, entityOf, lockForWrite } from "./ha-entity-behavior.ts";
 import { forwardWrites, markOrigin, type WrittenValues } from "./write-forwarder.ts";
 

@@ -7,7 +7,7 @@
  */
 import { ValveConfigurationAndControlServer } from "@matter/main/behaviors/valve-configuration-and-control";
 import { ValveConfigurationAndControl } from "@matter/main/clusters/valve-configuration-and-control";
-import { numberAttr } from "../devices/ha-state.ts";
+import { numberAttr } from "../model/ha-state.ts";
 import { constraintError, entityOf, lockForWrite } from "./ha-entity-behavior.ts";
 
 const Base = ValveConfigurationAndControlServer.with(ValveConfigurationAndControl.Feature.Level);

@@ -7,8 +7,8 @@
  */
 import { WindowCoveringBaseServer } from "@matter/main/behaviors/window-covering";
 import { WindowCovering } from "@matter/main/clusters/window-covering";
-import { type CoverCapabilities, coverCapabilities } from "../devices/capabilities.ts";
-import { MATTER_CLOSED, MATTER_OPEN, matterToHaPosition } from "../devices/convert/cover.ts";
+import { type CoverCapabilities, coverCapabilities } from "../model/capabilities.ts";
+import { MATTER_CLOSED, MATTER_OPEN, matterToHaPosition } from "../model/convert/cover.ts";
 import { entityOf, lockForWrite, unsupportedCommand } from "./ha-entity-behavior.ts";
 
 type Axis = "lift" | "tilt";

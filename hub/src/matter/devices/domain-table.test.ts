@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DEMO_FIXTURES } from "../../../test/support/devices/demo-home.ts";
 import { snapshot } from "../../../test/support/devices/ha-fixtures.ts";
-import { DEVICE_TYPE_KEYS, type DeviceTypeKey } from "./contract.ts";
+import { DEVICE_TYPE_KEYS, type DeviceTypeKey } from "../model/contract.ts";
 import { allowedOverrides, DOMAIN_TABLE, mapEntity } from "./domain-table.ts";
 
 describe("domain table", () => {

@@ -6,12 +6,12 @@
  * "Domain choices of the peer hubs" sums up what t0/RX chose.
  */
 import type { HassEntity } from "../../home-assistant/types.ts";
-import { climateCapabilities, lightCapabilities, selectOptions, speakerCapabilities } from "./capabilities.ts";
-import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "./contract.ts";
-import { AIR_QUALITY_CLASSES } from "./convert/air-quality.ts";
-import { isFlowUnit, isPressureUnit } from "./convert/measurements.ts";
-import { isTemperatureUnit } from "./convert/temperature.ts";
-import { deviceClass, unitOf } from "./ha-state.ts";
+import { climateCapabilities, lightCapabilities, selectOptions, speakerCapabilities } from "../model/capabilities.ts";
+import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../model/contract.ts";
+import { AIR_QUALITY_CLASSES } from "../model/convert/air-quality.ts";
+import { isFlowUnit, isPressureUnit } from "../model/convert/measurements.ts";
+import { isTemperatureUnit } from "../model/convert/temperature.ts";
+import { deviceClass, unitOf } from "../model/ha-state.ts";
 
 /** One row: the default decision and the device types a user may choose instead. */
 export interface DomainMapping {

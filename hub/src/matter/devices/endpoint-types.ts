@@ -9,8 +9,8 @@ import { Endpoint, isDeepEqual } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
 import { bindingOfEndpoint, type EntityBinding, HaEntityBehavior } from "../behaviors/ha-entity-behavior.ts";
 import { markOrigin } from "../behaviors/write-forwarder.ts";
-import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "./contract.ts";
-import { NO_PIN_REQUIRED } from "./contract.ts";
+import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../model/contract.ts";
+import { NO_PIN_REQUIRED } from "../model/contract.ts";
 import { KINDS, type KindContext, type StatePatch } from "./kinds/index.ts";
 import { mergePatches, withoutUndefined } from "./kinds/kind.ts";
 

@@ -28,7 +28,7 @@ import { TemperatureSensorDevice } from "@matter/main/devices/temperature-sensor
 import { ThermostatDevice } from "@matter/main/devices/thermostat";
 import { WaterLeakDetectorDevice } from "@matter/main/devices/water-leak-detector";
 import { WindowCoveringDevice } from "@matter/main/devices/window-covering";
-import type { PluginTypeKey } from "../devices/contract.ts";
+import type { PluginTypeKey } from "../model/contract.ts";
 
 /** One device type: the matter.js type (without servers) and its mandatory cluster ids. */
 export interface PluginDeviceTypeSpec {

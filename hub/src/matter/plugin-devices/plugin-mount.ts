@@ -3,8 +3,8 @@
  * runtime's plugin seam only.
  */
 import type { BridgeNode } from "../bridge-node.ts";
-import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../devices/contract.ts";
 import { allowedOverrides, DOMAIN_TABLE, mapEntity } from "../devices/domain-table.ts";
+import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../model/contract.ts";
 import { isPluginDeviceType, PLUGIN_DEVICE_TYPES } from "./device-types.ts";
 import { createPluginEndpoint, observeControllerChanges, PluginDeviceError, writePluginState } from "./plugin-endpoint.ts";
 import type { MountedPluginDevice, PluginDeviceSpec } from "./seam.ts";

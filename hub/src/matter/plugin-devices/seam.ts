@@ -3,7 +3,7 @@
  * {@link PluginBridgeSeam} for itself and hands it to the plugin host factory of its deps; the host never sees a
  * matter.js type: devices go in as plain {@link PluginDeviceSpec}s and come back as {@link MountedPluginDevice}s.
  */
-import type { DeviceTypeKey } from "../devices/contract.ts";
+import type { DeviceTypeKey } from "../model/contract.ts";
 import type { CameraDeviceBackend } from "./camera-backend.ts";
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Matrix rows for covers, climate and air: window coverings (positional with tilt, and open/close only), a
  * heating-only thermostat, a fan, a fan shown as air purifier and a dehumidifier shown as fan, on entities of the
- * simulated demo home. Expected values follow hub/src/matter/devices/convert/ (lift 25 % closed = HA position 75;
+ * simulated demo home. Expected values follow hub/src/matter/model/convert/ (lift 25 % closed = HA position 75;
  * a humidifier's percentage is its target within min_humidity..max_humidity).
  */
 import { type DeviceCase, onOff } from "./device-case.ts";

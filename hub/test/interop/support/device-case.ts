@@ -8,7 +8,7 @@
  * chip_driver.py passes them (enums and bitmaps as numbers, `{text}`/`{hex}` for octet strings). A nullable
  * field left out of `args` goes as Null.
  */
-import type { DeviceTypeKey } from "../../../src/matter/devices/contract.ts";
+import type { DeviceTypeKey } from "../../../src/matter/model/contract.ts";
 
 /** An HA entity of the simulated home, optionally shown as another device type through an entity mapping. */
 export interface EntitySource {

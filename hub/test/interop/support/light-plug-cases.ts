@@ -2,7 +2,7 @@
  * Matrix rows for lights and plugs: the four light types, a light shown as a dimmable plug, and the On/Off Plug-in
  * Unit of every on/off domain (switch, input_boolean, siren, remote, script, and the momentary button, input_button,
  * scene and automation), on entities of the simulated demo home plus the siren, remote and input button that
- * device-world.ts adds. Expected values follow hub/src/matter/devices/convert/light.ts (level 254 = brightness 255).
+ * device-world.ts adds. Expected values follow hub/src/matter/model/convert/light.ts (level 254 = brightness 255).
  */
 import { type Action, type BadArgumentCase, type CommandCase, type DeviceCase, type Effect, onOff } from "./device-case.ts";
 

@@ -1,7 +1,7 @@
 /**
  * Matrix rows for the read-only HA domains (sensors, binary sensors, event entities). They take no commands; their
  * error path is a controller writing a value the device reports, which must be refused without touching HA.
- * Expected values are in the units of the Matter measurement clusters (hub/src/matter/devices/convert/).
+ * Expected values are in the units of the Matter measurement clusters (hub/src/matter/model/convert/).
  */
 import type { BadArgumentCase, DeviceCase } from "./device-case.ts";
 

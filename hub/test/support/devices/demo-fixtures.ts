@@ -2,7 +2,7 @@
  * One representative entity for every domain and device class a demo home contains, with the mapping the table
  * must choose. Used by the domain-table test (decision only) and the bring-up test (real endpoints).
  */
-import type { DeviceTypeKey, EntitySnapshot } from "../../../src/matter/devices/contract.ts";
+import type { DeviceTypeKey, EntitySnapshot } from "../../../src/matter/model/contract.ts";
 import { snapshot } from "./ha-fixtures.ts";
 
 /** An entity and the mapping expected for it. */

@@ -11,9 +11,9 @@ import { Endpoint, ServerNode, VendorId } from "@matter/main";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
 import { memoryLogger } from "../../../../lib/testing/fixtures.ts";
 import { assertNetworkIsolated } from "../../../../lib/testing/isolation.ts";
-import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck } from "../../../src/matter/devices/contract.ts";
 import { createDeviceEndpoint } from "../../../src/matter/devices/endpoint-types.ts";
 import { createMatterEnvironment, type MatterEnvironment } from "../../../src/matter/matter-environment.ts";
+import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck } from "../../../src/matter/model/contract.ts";
 
 export { hassState, snapshot } from "./ha-fixtures.ts";
 

@@ -2,7 +2,7 @@
  * HA state fixtures for device-layer tests (no matter.js imports, so pure tests stay fast).
  */
 import type { HassEntity } from "../../../src/home-assistant/types.ts";
-import type { EntitySnapshot } from "../../../src/matter/devices/contract.ts";
+import type { EntitySnapshot } from "../../../src/matter/model/contract.ts";
 
 /** An HA state object as HA's WebSocket API sends it. */
 export function hassState(entityId: string, state: string, attributes: Record<string, unknown> = {}): HassEntity {

@@ -17,10 +17,10 @@ import { HaOnOffServer } from "../../behaviors/on-off-server.ts";
 import { HaRvcOperationalStateServer } from "../../behaviors/rvc-operational-state-server.ts";
 import { HaRvcRunModeServer, RUN_MODE_CLEANING, RUN_MODE_IDLE, RUN_MODES } from "../../behaviors/rvc-run-mode-server.ts";
 import { HaValveServer } from "../../behaviors/valve-server.ts";
-import { selectOptions, speakerCapabilities, valveHasPosition } from "../capabilities.ts";
-import { volumeToLevel } from "../convert/light.ts";
-import { numberAttr } from "../ha-state.ts";
-import { PIN_POLICY } from "../pin-policy.ts";
+import { selectOptions, speakerCapabilities, valveHasPosition } from "../../model/capabilities.ts";
+import { volumeToLevel } from "../../model/convert/light.ts";
+import { numberAttr } from "../../model/ha-state.ts";
+import { PIN_POLICY } from "../../model/pin-policy.ts";
 import type { DeviceKind, KindContext, StatePatch } from "./kind.ts";
 import { onOffValue } from "./light-kinds.ts";
 

@@ -17,7 +17,7 @@ import { WaterLeakDetectorDevice } from "@matter/main/devices/water-leak-detecto
 import { HaOnOffServer } from "../../behaviors/on-off-server.ts";
 import { HaSmokeCoAlarmServer } from "../../behaviors/smoke-co-alarm-server.ts";
 import { HaSwitchServer, pressKind } from "../../behaviors/switch-server.ts";
-import { deviceClass, hasValue, stringAttr, stringListAttr } from "../ha-state.ts";
+import { deviceClass, hasValue, stringAttr, stringListAttr } from "../../model/ha-state.ts";
 import type { DeviceKind, KindContext, StatePatch } from "./kind.ts";
 
 /** `on`/`off` of a binary sensor, undefined for unknown/other states. */

@@ -10,10 +10,10 @@ import { Thermostat } from "@matter/main/clusters/thermostat";
 import { ThermostatUserInterfaceConfiguration } from "@matter/main/clusters/thermostat-user-interface-configuration";
 import { ThermostatDevice } from "@matter/main/devices/thermostat";
 import { HaThermostatServer } from "../../behaviors/thermostat-server.ts";
-import { type ClimateCapabilities, climateCapabilities } from "../capabilities.ts";
-import { isFahrenheit, toCentiCelsius } from "../convert/temperature.ts";
-import { controlSequenceFor, runningStateFor, systemModeFromHa } from "../convert/thermostat.ts";
-import { numberAttr, stringAttr } from "../ha-state.ts";
+import { type ClimateCapabilities, climateCapabilities } from "../../model/capabilities.ts";
+import { isFahrenheit, toCentiCelsius } from "../../model/convert/temperature.ts";
+import { controlSequenceFor, runningStateFor, systemModeFromHa } from "../../model/convert/thermostat.ts";
+import { numberAttr, stringAttr } from "../../model/ha-state.ts";
 import type { DeviceKind, KindContext, StatePatch } from "./kind.ts";
 
 /** HA's climate defaults when an entity reports no limits (7 °C / 35 °C). */

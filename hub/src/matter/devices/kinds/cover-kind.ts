@@ -7,9 +7,9 @@
 import { WindowCovering } from "@matter/main/clusters/window-covering";
 import { WindowCoveringDevice } from "@matter/main/devices/window-covering";
 import { HaWindowCoveringServer } from "../../behaviors/window-covering-server.ts";
-import { type CoverCapabilities, coverCapabilities } from "../capabilities.ts";
-import { haPositionToMatter, MATTER_CLOSED, MATTER_OPEN, positionFromCoverState } from "../convert/cover.ts";
-import { deviceClass, numberAttr } from "../ha-state.ts";
+import { type CoverCapabilities, coverCapabilities } from "../../model/capabilities.ts";
+import { haPositionToMatter, MATTER_CLOSED, MATTER_OPEN, positionFromCoverState } from "../../model/convert/cover.ts";
+import { deviceClass, numberAttr } from "../../model/ha-state.ts";
 import type { DeviceKind, KindContext, StatePatch } from "./kind.ts";
 
 const { Feature, MovementStatus, WindowCoveringType: Type, EndProductType: Product } = WindowCovering;

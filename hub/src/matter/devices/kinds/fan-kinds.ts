@@ -10,10 +10,10 @@ import { AirPurifierDevice } from "@matter/main/devices/air-purifier";
 import { FanDevice } from "@matter/main/devices/fan";
 import { HaFanControlServer } from "../../behaviors/fan-control-server.ts";
 import { HaOnOffServer } from "../../behaviors/on-off-server.ts";
-import { type FanCapabilities, fanCapabilities, humidifierCapabilities } from "../capabilities.ts";
-import { fanModeForPercentage, fanModeSequenceFor, percentageToSpeed } from "../convert/fan.ts";
-import { humidityToMatter } from "../convert/measurements.ts";
-import { booleanAttr, hasValue, numberAttr, stringAttr } from "../ha-state.ts";
+import { type FanCapabilities, fanCapabilities, humidifierCapabilities } from "../../model/capabilities.ts";
+import { fanModeForPercentage, fanModeSequenceFor, percentageToSpeed } from "../../model/convert/fan.ts";
+import { humidityToMatter } from "../../model/convert/measurements.ts";
+import { booleanAttr, hasValue, numberAttr, stringAttr } from "../../model/ha-state.ts";
 import type { DeviceKind, KindContext, StatePatch } from "./kind.ts";
 
 const { Feature, FanMode, AirflowDirection } = FanControl;

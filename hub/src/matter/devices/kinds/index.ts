@@ -1,7 +1,7 @@
 /**
  * Every DeviceTypeKey's kind. The Record type makes the compiler refuse a key without an implementation.
  */
-import type { DeviceTypeKey } from "../contract.ts";
+import type { DeviceTypeKey } from "../../model/contract.ts";
 import { doorLock, modeSelect, roboticVacuumCleaner, speaker, waterValve } from "./appliance-kinds.ts";
 import { contactSensor, genericSwitch, occupancySensor, onOffSensor, smokeCoAlarm, waterLeakDetector } from "./binary-kinds.ts";
 import { thermostat } from "./climate-kind.ts";

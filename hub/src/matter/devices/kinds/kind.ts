@@ -5,7 +5,7 @@
  * the projection on creation and on every update.
  */
 import type { Endpoint, MutableEndpoint } from "@matter/main";
-import type { EntitySnapshot, UnitSystem } from "../contract.ts";
+import type { EntitySnapshot, UnitSystem } from "../../model/contract.ts";
 
 /** Attribute values keyed by behavior id, then attribute name; `undefined` means "keep the current value". */
 export type StatePatch = Record<string, Record<string, unknown>>;

@@ -17,7 +17,7 @@ import type { HassEntity } from "../../../home-assistant/types.ts";
 import { HaColorControlServer } from "../../behaviors/color-control-server.ts";
 import { HaLevelControlServer } from "../../behaviors/level-control-server.ts";
 import { HaOnOffServer } from "../../behaviors/on-off-server.ts";
-import { lightCapabilities, speakerCapabilities } from "../capabilities.ts";
+import { lightCapabilities, speakerCapabilities } from "../../model/capabilities.ts";
 import {
   brightnessToLevel,
   colorTempRange,
@@ -25,8 +25,8 @@ import {
   kelvinToMireds,
   saturationToMatter,
   xyToMatter,
-} from "../convert/light.ts";
-import { booleanAttr, hasValue, numberAttr, stringAttr, tupleAttr } from "../ha-state.ts";
+} from "../../model/convert/light.ts";
+import { booleanAttr, hasValue, numberAttr, stringAttr, tupleAttr } from "../../model/ha-state.ts";
 import type { DeviceKind, KindContext, StatePatch } from "./kind.ts";
 
 /** Domains whose plug is momentary: HA has no on/off state to mirror. */

@@ -21,10 +21,10 @@ import { HumiditySensorDevice } from "@matter/main/devices/humidity-sensor";
 import { LightSensorDevice } from "@matter/main/devices/light-sensor";
 import { PressureSensorDevice } from "@matter/main/devices/pressure-sensor";
 import { TemperatureSensorDevice } from "@matter/main/devices/temperature-sensor";
-import { AIR_QUALITY_CLASSES, type AirQualityClass, airQualityFor, concentrationUnit } from "../convert/air-quality.ts";
-import { flowToMatter, humidityToMatter, luxToMatter, pressureToMatter } from "../convert/measurements.ts";
-import { toCentiCelsius } from "../convert/temperature.ts";
-import { deviceClass, numericState, unitOf } from "../ha-state.ts";
+import { AIR_QUALITY_CLASSES, type AirQualityClass, airQualityFor, concentrationUnit } from "../../model/convert/air-quality.ts";
+import { flowToMatter, humidityToMatter, luxToMatter, pressureToMatter } from "../../model/convert/measurements.ts";
+import { toCentiCelsius } from "../../model/convert/temperature.ts";
+import { deviceClass, numericState, unitOf } from "../../model/ha-state.ts";
 import type { DeviceKind, KindContext } from "./kind.ts";
 
 const NO_RANGE = { minMeasuredValue: null, maxMeasuredValue: null };

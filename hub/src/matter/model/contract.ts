@@ -1,6 +1,7 @@
 /**
  * The contract between the bridge (which knows Home Assistant) and the Matter device layer (which knows
- * matter.js). Only `hub/src/matter/` imports `@matter/*`; everything the device layer needs from HA arrives
+ * matter.js). It sits in `matter/model/` with the plain HA readers and unit conversions, the bottom of the device
+ * layer: `devices/` (table, kinds, endpoint types) imports `behaviors/`, which imports `model/`, never back. Only `hub/src/matter/` imports `@matter/*`; everything the device layer needs from HA arrives
  * through these plain types.
  */
 import type { HassEntity } from "../../home-assistant/types.ts";
