@@ -21,7 +21,7 @@ import { startLanListener } from "./http/lan-listener.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
-import { MatterBridgeRuntime } from "./matter/bridge-runtime.ts";
+import { MatterBridgeRuntime } from "./matter/bridge/runtime.ts";
 import { createMatterEnvironment } from "./matter/matter-environment.ts";
 import { PluginService, type PluginTuning } from "./plugins/plugin-service.ts";
 import { RecoveryService } from "./recovery/recovery-service.ts";

@@ -1,9 +1,9 @@
-import type { CommissioningInfo } from "../matter/bridge-commissioning.ts";
+import type { CommissioningInfo } from "../matter/bridge/commissioning.ts";
 import type { BridgeConfig } from "./bridge-config.ts";
 
 export type BridgeStatus = "starting" | "running" | "stopped" | "failed";
 
-export type { CommissioningInfo, FabricInfo } from "../matter/bridge-commissioning.ts";
+export type { CommissioningInfo, FabricInfo } from "../matter/bridge/commissioning.ts";
 
 /** One exposed (or skipped) entity of a bridge, for `GET /bridges/:id/devices`. */
 export interface BridgeDeviceInfo {

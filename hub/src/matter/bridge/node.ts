@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { join } from "node:path";
 import { Endpoint, type ServerNode } from "@matter/main";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
+import type { MatterEnvironment } from "../matter-environment.ts";
 import {
   type CommissioningInfo,
   type CommissioningWindow,
@@ -9,14 +10,13 @@ import {
   MIN_WINDOW_SECONDS,
   openEnhancedWindow,
   readCommissioning,
-} from "./bridge-commissioning.ts";
-import { createBridgeServerNode } from "./bridge-server-node.ts";
-import type { MatterEnvironment } from "./matter-environment.ts";
+} from "./commissioning.ts";
 import { PeerAddressBook } from "./peer-address-book.ts";
+import { createBridgeServerNode } from "./server-node.ts";
 import { startErrorFor } from "./start-error.ts";
 import { holdFormerSubscriptions, type ResumeSubscriptions } from "./subscription-resumption.ts";
 
-export type { CommissioningInfo, CommissioningWindow, FabricInfo } from "./bridge-commissioning.ts";
+export type { CommissioningInfo, CommissioningWindow, FabricInfo } from "./commissioning.ts";
 export { BridgeStartError } from "./start-error.ts";
 
 export interface BridgeNodeOptions {

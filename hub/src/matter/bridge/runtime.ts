@@ -1,5 +1,5 @@
-import type { Logger } from "../../../lib/logger.ts";
-import type { BridgeConfig } from "../bridges/bridge-config.ts";
+import type { Logger } from "../../../../lib/logger.ts";
+import type { BridgeConfig } from "../../bridges/bridge-config.ts";
 import type {
   BridgeDeviceInfo,
   BridgeRuntime,
@@ -7,23 +7,23 @@ import type {
   CommissioningInfo,
   ForceSyncReport,
   PluginDeviceInfo,
-} from "../bridges/bridge-runtime.ts";
-import type { EndpointIdentities } from "../bridges/endpoint-identities.ts";
-import { type CompiledFilter, compileFilter } from "../bridges/filter.ts";
-import type { EntityMappingStore } from "../entity-mappings/entity-mapping-store.ts";
-import { viewEntity } from "../home-assistant/entity-view.ts";
-import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
-import { createBridgeNode, PRODUCT_ID, VENDOR_ID } from "./bridge-builders.ts";
-import { deviceRow, deviceRows } from "./bridge-device-rows.ts";
-import type { BridgeNode } from "./bridge-node.ts";
-import { PluginDeviceShelf } from "./bridge-plugin-devices.ts";
-import type { PinCheck } from "./devices/contract.ts";
+} from "../../bridges/bridge-runtime.ts";
+import type { EndpointIdentities } from "../../bridges/endpoint-identities.ts";
+import { type CompiledFilter, compileFilter } from "../../bridges/filter.ts";
+import type { EntityMappingStore } from "../../entity-mappings/entity-mapping-store.ts";
+import { viewEntity } from "../../home-assistant/entity-view.ts";
+import type { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
+import type { PinCheck } from "../devices/contract.ts";
+import type { MatterEnvironment } from "../matter-environment.ts";
+import { allowedDeviceTypes } from "../plugin-devices/plugin-mount.ts";
+import type { PluginHostFactory, PluginHostForBridge } from "../plugin-devices/seam.ts";
+import { createBridgeNode, PRODUCT_ID, VENDOR_ID } from "./builders.ts";
+import { deviceRow, deviceRows } from "./device-rows.ts";
 import { EntityDevices } from "./entity-devices.ts";
 import { forceSync } from "./force-sync.ts";
-import type { MatterEnvironment } from "./matter-environment.ts";
+import type { BridgeNode } from "./node.ts";
 import { pairingCodesFor } from "./pairing-codes.ts";
-import { allowedDeviceTypes } from "./plugin-devices/plugin-mount.ts";
-import type { PluginHostFactory, PluginHostForBridge } from "./plugin-devices/seam.ts";
+import { PluginDeviceShelf } from "./plugin-device-shelf.ts";
 
 /** What every Matter bridge runtime of a hub shares. */
 export interface MatterBridgeDeps {

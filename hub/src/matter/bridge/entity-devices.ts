@@ -1,19 +1,19 @@
 import type { Endpoint } from "@matter/main";
-import type { Logger } from "../../../lib/logger.ts";
-import type { BridgeConfig } from "../bridges/bridge-config.ts";
-import type { EndpointIdentities } from "../bridges/endpoint-identities.ts";
-import type { CompiledFilter } from "../bridges/filter.ts";
-import { type EntityView, viewEntity } from "../home-assistant/entity-view.ts";
-import { createEntityEndpoint } from "./bridge-builders.ts";
-import type { DeviceSets, ExposedDevice } from "./bridge-device-rows.ts";
-import type { BridgeNode } from "./bridge-node.ts";
-import type { MatterBridgeDeps } from "./bridge-runtime.ts";
-import type { DeviceTypeKey, EntitySnapshot } from "./devices/contract.ts";
-import { mapEntity } from "./devices/domain-table.ts";
-import { cutUtf8, updateDeviceEndpoint } from "./devices/endpoint-types.ts";
+import type { Logger } from "../../../../lib/logger.ts";
+import type { BridgeConfig } from "../../bridges/bridge-config.ts";
+import type { EndpointIdentities } from "../../bridges/endpoint-identities.ts";
+import type { CompiledFilter } from "../../bridges/filter.ts";
+import { type EntityView, viewEntity } from "../../home-assistant/entity-view.ts";
+import type { DeviceTypeKey, EntitySnapshot } from "../devices/contract.ts";
+import { mapEntity } from "../devices/domain-table.ts";
+import { cutUtf8, updateDeviceEndpoint } from "../devices/endpoint-types.ts";
+import { resolveEntityMapping } from "../plugin-devices/plugin-mount.ts";
+import type { PluginHostForBridge } from "../plugin-devices/seam.ts";
+import { createEntityEndpoint } from "./builders.ts";
+import type { DeviceSets, ExposedDevice } from "./device-rows.ts";
 import { entityFailureReason } from "./entity-failure.ts";
-import { resolveEntityMapping } from "./plugin-devices/plugin-mount.ts";
-import type { PluginHostForBridge } from "./plugin-devices/seam.ts";
+import type { BridgeNode } from "./node.ts";
+import type { MatterBridgeDeps } from "./runtime.ts";
 
 export interface ExposedEntity extends ExposedDevice {
   key: DeviceTypeKey;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { basicInformationFor, truncateUtf8, uniqueIdFor, versionNumber } from "./bridge-identity.ts";
+import { basicInformationFor, truncateUtf8, uniqueIdFor, versionNumber } from "./identity.ts";
 
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 

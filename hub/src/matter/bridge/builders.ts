@@ -5,13 +5,13 @@
  */
 import { createHash } from "node:crypto";
 import type { Endpoint } from "@matter/main";
-import type { BridgeConfig } from "../bridges/bridge-config.ts";
-import type { EntityView } from "../home-assistant/entity-view.ts";
-import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
-import { BridgeNode } from "./bridge-node.ts";
-import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "./devices/contract.ts";
-import { createDeviceEndpoint, cutUtf8 } from "./devices/endpoint-types.ts";
-import type { MatterEnvironment } from "./matter-environment.ts";
+import type { BridgeConfig } from "../../bridges/bridge-config.ts";
+import type { EntityView } from "../../home-assistant/entity-view.ts";
+import type { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
+import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "../devices/contract.ts";
+import { createDeviceEndpoint, cutUtf8 } from "../devices/endpoint-types.ts";
+import type { MatterEnvironment } from "../matter-environment.ts";
+import { BridgeNode } from "./node.ts";
 
 /** The test vendor id and a product id of ours: what the pairing codes and the basic information carry. */
 export const VENDOR_ID = 0xfff1;

@@ -1,7 +1,7 @@
 import { CommissioningServer, Logger, ServerNode, ServerNodeStore, VendorId } from "@matter/main";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
-import { basicInformationFor } from "./bridge-identity.ts";
-import type { BridgeNodeOptions } from "./bridge-node.ts";
+import { basicInformationFor } from "./identity.ts";
+import type { BridgeNodeOptions } from "./node.ts";
 
 /**
  * matter.js's ServerNode with one fix: a factory reset (`erase()`, which matter.js also runs by itself when the
