@@ -6,6 +6,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { BasicAuth } from "./auth/basic-auth.ts";
 import { ingressProxyOf } from "./auth/client-key.ts";
 import { recoverInterruptedRestore } from "./backup/restore-journal.ts";
+import { bridgeFiles, MATTER_DIR } from "./bridges/bridge-files.ts";
 import { BridgeService } from "./bridges/bridge-service.ts";
 import { BridgeStore } from "./bridges/bridge-store.ts";
 import { EndpointIdentities } from "./bridges/endpoint-identities.ts";
@@ -91,7 +92,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     });
     stops.unshift(() => homeAssistant.stop());
 
-    const matterPath = join(config.dataDir, "matter");
+    const matterPath = join(config.dataDir, MATTER_DIR);
     const environment = createMatterEnvironment({
       storagePath: matterPath,
       log: log.child({ component: "matter" }),
@@ -139,9 +140,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       bridgeLog,
       async (id) => {
         // Everything the bridge owned: its Matter identity, known controller addresses, endpoint identities, mappings.
-        await rm(join(matterPath, id), { recursive: true, force: true });
-        await rm(join(matterPath, `${id}.controllers.json`), { force: true });
-        await rm(new EndpointIdentities(config.dataDir, id).path, { force: true });
+        const owned = bridgeFiles(id);
+        for (const path of [owned.matterStorage, owned.controllers, owned.identities]) {
+          await rm(join(config.dataDir, path), { recursive: true, force: true });
+        }
         await mappings.deleteAll(id);
         await plugins.removeBridge(id);
       },

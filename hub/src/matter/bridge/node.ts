@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { join } from "node:path";
 import { Endpoint, type ServerNode } from "@matter/main";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
+import { controllersFileName } from "../../bridges/bridge-files.ts";
 import type { MatterEnvironment } from "../matter-environment.ts";
 import {
   type CommissioningInfo,
@@ -83,7 +84,7 @@ export class BridgeNode extends EventEmitter<BridgeNodeEvents> {
     this.name = options.name;
     this.serverMode = options.serverMode ?? false;
     this.#options = options;
-    this.#peers = new PeerAddressBook(join(options.environment.storagePath, `${options.id}.controllers.json`));
+    this.#peers = new PeerAddressBook(join(options.environment.storagePath, controllersFileName(options.id)));
   }
 
   get status(): BridgeNodeStatus {
