@@ -1,40 +1,42 @@
-import { createHash } from "node:crypto";
-
-/** Matter's limit for nodeLabel, vendorName, productName, serialNumber and uniqueId (BasicInformation). */
-export const MAX_NAME_BYTES = 32;
-/** Matter's limit for productLabel and the version strings. */
-export const MAX_LABEL_BYTES = 64;
-
 /**
- * Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. Matter counts string lengths in
- * bytes; matter.js only checks UTF-16 units, so a 20-letter name with umlauts passes matter.js and is then refused
- * by stricter controllers. Trailing whitespace left by the cut is dropped.
+ * The identity controllers remember of a bridge and of its entity devices: vendor and product, serial number, the
+ * unique ids and the root node's BasicInformation. Derived here, in one place, from stable inputs (the bridge id and
+ * an entity's endpoint id), never from names that change: a controller that sees a new unique id shows a new device.
+ * The ids must stay byte-identical across releases (identity.test.ts pins them).
  */
-export function truncateUtf8(text: string, maxBytes: number): string {
-  if (Buffer.byteLength(text, "utf8") <= maxBytes) return text;
-  let bytes = 0;
-  let out = "";
-  for (const char of text) {
-    const size = Buffer.byteLength(char, "utf8");
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    out += char;
-  }
-  return out.trimEnd();
+import { cutUtf8, hashedId, MAX_LABEL_BYTES, MAX_NAME_BYTES } from "../matter-strings.ts";
+
+/** The test vendor id and a product id of ours: what the pairing codes and the basic information carry. */
+export const VENDOR_ID = 0xfff1;
+export const PRODUCT_ID = 0x8000;
+export const VENDOR_NAME = "Matter Hub";
+
+/** The unique id a bridge's root node is created with (before {@link uniqueIdFor}'s checks). */
+export function bridgeUniqueId(bridgeId: string): string {
+  return hashedId(`matter-hub-bridge:${bridgeId}`);
 }
+
+/** The bridge's serial number. */
+export function bridgeSerialNumber(bridgeId: string): string {
+  return `mh-${bridgeId}`;
+}
+
+/** The unique id of an entity's device on a bridge: per endpoint id, so it follows the entity through renames. */
+export function entityUniqueId(endpointId: string, bridgeId: string): string {
+  return hashedId(`matter-hub:${endpointId}:${bridgeId}`);
+}
+
+/** Bridge-side names are cut with the trailing whitespace dropped (see cutUtf8). */
+const cut = (text: string, maxBytes: number) => cutUtf8(text, maxBytes, { trimEnd: true });
 
 /**
  * A uniqueId within 32 bytes that differs from the serial number (the spec wants both, and different). A too long
  * id is replaced by a hash rather than cut: two long ids sharing a prefix must not collide.
  */
 export function uniqueIdFor(uniqueId: string, serialNumber: string): string {
-  let id = Buffer.byteLength(uniqueId, "utf8") <= MAX_NAME_BYTES ? uniqueId : hash32(uniqueId);
-  if (id === serialNumber) id = hash32(`uid:${uniqueId}`);
+  let id = Buffer.byteLength(uniqueId, "utf8") <= MAX_NAME_BYTES ? uniqueId : hashedId(uniqueId);
+  if (id === serialNumber) id = hashedId(`uid:${uniqueId}`);
   return id;
-}
-
-function hash32(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, MAX_NAME_BYTES);
 }
 
 /**
@@ -64,22 +66,22 @@ export interface IdentityInput {
  * uniqueId different from serialNumber.
  */
 export function basicInformationFor(input: IdentityInput) {
-  const vendorName = truncateUtf8(input.vendorName, MAX_NAME_BYTES);
-  const productName = truncateUtf8(input.productName, MAX_NAME_BYTES);
-  const serialNumber = truncateUtf8(input.serialNumber, MAX_NAME_BYTES);
+  const vendorName = cut(input.vendorName, MAX_NAME_BYTES);
+  const productName = cut(input.productName, MAX_NAME_BYTES);
+  const serialNumber = cut(input.serialNumber, MAX_NAME_BYTES);
   const withoutVendor = vendorName ? productName.split(vendorName).join(" ").replace(/\s+/g, " ").trim() : productName;
   return {
     vendorId: input.vendorId,
     vendorName,
     productId: input.productId,
     productName,
-    productLabel: truncateUtf8(withoutVendor || "Bridge", MAX_LABEL_BYTES),
-    nodeLabel: truncateUtf8(input.name, MAX_NAME_BYTES),
+    productLabel: cut(withoutVendor || "Bridge", MAX_LABEL_BYTES),
+    nodeLabel: cut(input.name, MAX_NAME_BYTES),
     serialNumber,
     uniqueId: uniqueIdFor(input.uniqueId, serialNumber),
     hardwareVersion: 1,
     hardwareVersionString: "1",
     softwareVersion: versionNumber(input.softwareVersion),
-    softwareVersionString: truncateUtf8(input.softwareVersion, MAX_LABEL_BYTES),
+    softwareVersionString: cut(input.softwareVersion, MAX_LABEL_BYTES),
   };
 }

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Endpoint } from "@matter/main";
+import { cutUtf8 } from "../matter-strings.ts";
 import { DEVICE_TYPE_KEYS, type DeviceTypeKey } from "./contract.ts";
 import { mapEntity } from "./domain-table.ts";
-import { createDeviceEndpoint, cutUtf8, defaultUniqueId, sameValue, updateDeviceEndpoint } from "./endpoint-types.ts";
+import { createDeviceEndpoint, defaultUniqueId, sameValue, updateDeviceEndpoint } from "./endpoint-types.ts";
 import { DEMO_FIXTURES } from "./testing/demo-home.ts";
 import { createTestBridge, snapshot, type TestBridge } from "./testing/device-harness.ts";
 

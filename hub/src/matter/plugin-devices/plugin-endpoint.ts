@@ -6,7 +6,7 @@
  */
 import { Endpoint, type MutableEndpoint } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
-import { cutUtf8 } from "../devices/endpoint-types.ts";
+import { cutUtf8 } from "../matter-strings.ts";
 import { type Attributes, CLUSTER_SERVERS, isPluginClusterId } from "./cluster-servers.ts";
 import { isPluginDeviceType, PLUGIN_DEVICE_TYPES } from "./device-types.ts";
 import type { PluginDeviceSpec } from "./seam.ts";
