@@ -3,8 +3,10 @@ import type { Logger } from "../../../../lib/logger.ts";
 import type { BridgeConfig } from "../../bridges/bridge-config.ts";
 import type { EndpointIdentities } from "../../bridges/endpoint-identities.ts";
 import type { CompiledFilter } from "../../bridges/filter.ts";
+import type { EntityMappingStore } from "../../entity-mappings/entity-mapping-store.ts";
 import { type EntityView, viewEntity } from "../../home-assistant/entity-view.ts";
-import type { DeviceTypeKey, EntitySnapshot } from "../devices/contract.ts";
+import type { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
+import type { DeviceTypeKey, EntitySnapshot, PinCheck } from "../devices/contract.ts";
 import { mapEntity } from "../devices/domain-table.ts";
 import { updateDeviceEndpoint } from "../devices/endpoint-types.ts";
 import { cutUtf8 } from "../matter-strings.ts";
@@ -14,7 +16,6 @@ import { createEntityEndpoint } from "./builders.ts";
 import type { DeviceSets, ExposedDevice } from "./device-rows.ts";
 import { entityFailureReason } from "./entity-failure.ts";
 import type { BridgeNode } from "./node.ts";
-import type { MatterBridgeDeps } from "./runtime.ts";
 
 export interface ExposedEntity extends ExposedDevice {
   key: DeviceTypeKey;
@@ -22,20 +23,20 @@ export interface ExposedEntity extends ExposedDevice {
   off: () => void;
 }
 
-/** What the bridge runtime lends its entity devices. */
-export interface EntityDevicesHost {
-  /** The running (or starting) node; undefined while stopped. */
-  node(): BridgeNode | undefined;
-  config(): BridgeConfig;
-  filter(): CompiledFilter;
-  plugins(): PluginHostForBridge | undefined;
-  /** The bridge is up: a new device's identity is saved before controllers see it. */
-  running(): boolean;
-  /** The bridge's queue of structural work. */
+/** What a bridge's entity devices are built with; the runtime tells them of its node and configuration as they change. */
+export interface EntityDevicesOptions {
+  ha: HomeAssistantService;
+  mappings: EntityMappingStore;
+  pinCheck: PinCheck | undefined;
+  identities: EndpointIdentities;
+  log: Logger;
+  /** The bridge's plugin host (its domain mappings decide some device types); undefined without plugins. */
+  plugins: PluginHostForBridge | undefined;
+  /** The bridge's queue of structural work: retries and rebuilds run in it, after what is pending. */
   serial<T>(task: () => Promise<T>): Promise<T>;
-  /** The device set changed. */
+  /** The device set changed (the bridge's record). */
   changed(): void;
-  /** One device's state changed. */
+  /** One device took a new Home Assistant state (its row of the device list). */
   deviceChanged(entityId: string): void;
 }
 
@@ -45,58 +46,111 @@ export interface EntityDevicesHost {
  * changes reach only the endpoint of the entity that changed.
  */
 export class EntityDevices {
-  readonly exposed = new Map<string, ExposedEntity>();
-  readonly skipped = new Map<string, { name: string; reason: string }>();
+  readonly #exposed = new Map<string, ExposedEntity>();
+  readonly #skipped = new Map<string, { name: string; reason: string }>();
   /** Entities whose device could not be built; each is retried when its HA state changes (`off` stops that). */
-  readonly failed = new Map<string, { name: string; reason: string; off: () => void }>();
+  readonly #failed = new Map<string, { name: string; reason: string; off: () => void }>();
+  readonly #options: EntityDevicesOptions;
+  #config: BridgeConfig;
+  #filter: CompiledFilter;
+  /** The running (or starting) node; undefined while stopped. */
+  #node: BridgeNode | undefined;
+  /** The node is up: a new device's identity is saved before controllers see it. */
+  #running = false;
 
-  constructor(
-    private readonly deps: MatterBridgeDeps,
-    private readonly identities: EndpointIdentities,
-    private readonly log: Logger,
-    private readonly host: EntityDevicesHost,
-  ) {}
+  constructor(options: EntityDevicesOptions, config: BridgeConfig, filter: CompiledFilter) {
+    this.#options = options;
+    this.#config = config;
+    this.#filter = filter;
+  }
+
+  /** The bridge's configuration or filter changed; the caller reconciles what it affects. */
+  configure(config: BridgeConfig, filter: CompiledFilter): void {
+    this.#config = config;
+    this.#filter = filter;
+  }
+
+  /** The node devices go on from now on (created, not yet started); {@link clear} lets it go. */
+  attach(node: BridgeNode): void {
+    this.#node = node;
+  }
+
+  /** The bridge's status changed: while running, a new device's identity is saved before the device is added. */
+  setRunning(running: boolean): void {
+    this.#running = running;
+  }
+
+  /** Exposed devices. */
+  get size(): number {
+    return this.#exposed.size;
+  }
+
+  /** The exposed devices now, for force-sync (read inside the bridge's queue). */
+  exposed(): ReadonlyMap<string, ExposedEntity> {
+    return this.#exposed;
+  }
 
   /** The three sets, as the device rows read them. */
   sets(): DeviceSets {
-    return { exposed: this.exposed, skipped: this.skipped, failed: this.failed };
+    return { exposed: this.#exposed, skipped: this.#skipped, failed: this.#failed };
   }
 
   /** Every entity id that may need a look: HA's and those the bridge knows of. */
   candidates(): Set<string> {
-    return new Set([...this.deps.ha.model.entityIds(), ...this.exposed.keys(), ...this.skipped.keys(), ...this.failed.keys()]);
+    return new Set([
+      ...this.#options.ha.model.entityIds(),
+      ...this.#exposed.keys(),
+      ...this.#skipped.keys(),
+      ...this.#failed.keys(),
+    ]);
+  }
+
+  /** Reconciles entities whose HA structure changed. Removals first: a renamed entity hands its endpoint id on. */
+  async reconcileChanged(ids: Iterable<string>): Promise<void> {
+    const sorted = [...ids].sort((a, b) => Number(this.#exposed.has(b)) - Number(this.#exposed.has(a)));
+    for (const id of sorted) await this.reconcile(id);
+  }
+
+  /** The node started without these devices (matter.js refused them, with the error): they are listed as failed. */
+  dropFailedAtStart(failedDevices: ReadonlyMap<string, unknown>): void {
+    for (const [entityId, exposed] of [...this.#exposed]) {
+      if (!failedDevices.has(exposed.endpointId)) continue;
+      exposed.off();
+      this.#exposed.delete(entityId);
+      this.#markFailed(entityId, exposed.name, failedDevices.get(exposed.endpointId), undefined);
+    }
   }
 
   /** Brings one entity's device in line with HA, the filter and its mapping. One failing entity never fails the bridge. */
   async reconcile(entityId: string): Promise<void> {
-    const node = this.host.node();
+    const node = this.#node;
     if (!node) return;
-    const view = viewEntity(this.deps.ha.model, entityId);
-    const mapping = this.deps.mappings.get(this.host.config().id, entityId);
-    const exposed = this.exposed.get(entityId);
-    this.skipped.delete(entityId);
-    const previousFailure = this.failed.get(entityId)?.reason;
-    this.failed.get(entityId)?.off();
-    this.failed.delete(entityId);
+    const view = viewEntity(this.#options.ha.model, entityId);
+    const mapping = this.#options.mappings.get(this.#config.id, entityId);
+    const exposed = this.#exposed.get(entityId);
+    this.#skipped.delete(entityId);
+    const previousFailure = this.#failed.get(entityId)?.reason;
+    this.#failed.get(entityId)?.off();
+    this.#failed.delete(entityId);
     const name = cutUtf8(mapping?.customName || view?.name || entityId);
     const skip = async (reason: string | undefined) => {
       if (exposed) await this.#remove(entityId, exposed);
-      if (reason) this.skipped.set(entityId, { name, reason });
+      if (reason) this.#skipped.set(entityId, { name, reason });
     };
-    if (!view || !this.host.filter().matches(view)) return skip(undefined);
+    if (!view || !this.#filter.matches(view)) return skip(undefined);
     if (mapping?.disabled) return skip("disabled in the entity mapping");
     if (!view.state) return skip("Home Assistant has no state for this entity");
     const override = (mapping?.matterDeviceType as DeviceTypeKey | null) ?? null;
-    const plugins = this.host.plugins();
+    const plugins = this.#options.plugins;
     const decision = plugins
       ? resolveEntityMapping(this.snapshot(view, name), override, (domain) => plugins.mappingFor(domain))
       : mapEntity(this.snapshot(view, name), override);
     if ("unsupported" in decision) return skip(decision.unsupported);
     // The identity decides the endpoint: an entity whose registry entry showed up late gets its own endpoint back.
-    const endpointId = this.identities.endpointIdFor(view);
+    const endpointId = this.#options.identities.endpointIdFor(view);
     // A running node shows a new device to controllers at once: its identity is saved first. While starting, the
     // identities are saved once, before the node starts.
-    if (this.host.running()) await this.identities.flush();
+    if (this.#running) await this.#options.identities.flush();
     if (exposed && exposed.key === decision.key && exposed.endpointId === endpointId) {
       exposed.name = name;
       await this.#update(entityId, exposed);
@@ -106,76 +160,75 @@ export class EntityDevices {
     try {
       await this.#add(view, endpointId, decision.key, name);
     } catch (error) {
-      this.markFailed(entityId, name, error, previousFailure);
+      this.#markFailed(entityId, name, error, previousFailure);
     }
   }
 
   /** Lists the entity as failed with the reason, and retries it on its next HA state (HA may fix the bad value). */
-  markFailed(entityId: string, name: string, error: unknown, previousFailure: string | undefined): void {
-    const off = this.deps.ha.model.onEntity(entityId, () => void this.host.serial(() => this.retryFailed(entityId)));
+  #markFailed(entityId: string, name: string, error: unknown, previousFailure: string | undefined): void {
+    const off = this.#options.ha.model.onEntity(entityId, () => void this.#options.serial(() => this.#retryFailed(entityId)));
     const reason = entityFailureReason(error);
-    this.failed.set(entityId, { name, reason, off });
+    this.#failed.set(entityId, { name, reason, off });
     // Once per reason: a sensor failing the same way on every update must not flood the log.
-    if (reason === previousFailure) this.log.debug({ entityId, reason }, `still cannot expose ${entityId}`);
-    else this.log.warn({ entityId, reason, err: error }, `could not expose ${entityId}: ${reason}`);
+    if (reason === previousFailure) this.#options.log.debug({ entityId, reason }, `still cannot expose ${entityId}`);
+    else this.#options.log.warn({ entityId, reason, err: error }, `could not expose ${entityId}: ${reason}`);
   }
 
   async #add(view: EntityView, endpointId: string, key: DeviceTypeKey, name: string): Promise<void> {
-    const node = this.host.node();
+    const node = this.#node;
     if (!node) throw new Error("the bridge is not running");
     // The same identity may still be attached under an old entity id (a rename in one batch): detach it.
-    for (const [otherId, other] of this.exposed) if (other.endpointId === endpointId) await this.#remove(otherId, other);
+    for (const [otherId, other] of this.#exposed) if (other.endpointId === endpointId) await this.#remove(otherId, other);
     const endpoint = createEntityEndpoint({
-      bridge: this.host.config(),
+      bridge: this.#config,
       view,
       endpointId,
       key,
       snapshot: this.snapshot(view, name),
-      ha: this.deps.ha,
-      pinCheck: this.deps.pinCheck,
+      ha: this.#options.ha,
+      pinCheck: this.#options.pinCheck,
     });
     await node.addDevice(endpoint);
     const entityId = view.entityId;
     const exposed: ExposedEntity = { endpointId, key, name, endpoint, off: () => undefined };
-    exposed.off = this.deps.ha.model.onEntity(entityId, () => void this.#update(entityId, exposed));
-    this.exposed.set(entityId, exposed);
+    exposed.off = this.#options.ha.model.onEntity(entityId, () => void this.#update(entityId, exposed));
+    this.#exposed.set(entityId, exposed);
   }
 
   async #remove(entityId: string, exposed: ExposedEntity): Promise<void> {
     exposed.off();
-    this.exposed.delete(entityId);
-    await this.host
-      .node()
+    this.#exposed.delete(entityId);
+    await this.#node
       ?.removeDevice(exposed.endpointId)
-      .catch((error: unknown) => this.log.warn({ err: error, entityId }, "remove failed"));
+      .catch((error: unknown) => this.#options.log.warn({ err: error, entityId }, "remove failed"));
   }
 
   /** Pushes HA's current state to the endpoint; never awaited on the path that delivers HA call results. */
   async #update(entityId: string, exposed: ExposedEntity): Promise<void> {
-    const view = viewEntity(this.deps.ha.model, entityId);
+    const view = viewEntity(this.#options.ha.model, entityId);
     if (!view) return;
     try {
       const result = await updateDeviceEndpoint(exposed.endpoint, this.snapshot(view, exposed.name));
-      if (result.rebuild) void this.host.serial(() => this.rebuild(entityId));
+      if (result.rebuild) void this.#options.serial(() => this.rebuild(entityId));
     } catch (error) {
-      this.log.warn({ entityId, err: error }, "could not update a device");
+      this.#options.log.warn({ entityId, err: error }, "could not update a device");
     }
-    this.host.deviceChanged(entityId);
+    this.#options.deviceChanged(entityId);
   }
 
-  async retryFailed(entityId: string): Promise<void> {
-    if (!this.failed.has(entityId)) return;
+  async #retryFailed(entityId: string): Promise<void> {
+    if (!this.#failed.has(entityId)) return;
     await this.reconcile(entityId);
-    if (!this.failed.has(entityId)) this.host.changed();
+    if (!this.#failed.has(entityId)) this.#options.changed();
   }
 
   /** The entity's capabilities changed: same endpoint id (and number), new clusters. */
   async rebuild(entityId: string): Promise<void> {
-    const exposed = this.exposed.get(entityId);
+    const exposed = this.#exposed.get(entityId);
     if (!exposed) return;
     await this.#remove(entityId, exposed);
     await this.reconcile(entityId);
-    this.host.changed();
+    this.#options.changed();
   }
 
   snapshot(view: EntityView | undefined, name: string): EntitySnapshot {
@@ -183,12 +236,13 @@ export class EntityDevices {
     return { entityId, domain: entityId.slice(0, entityId.indexOf(".")), state: view?.state, name };
   }
 
-  /** Forgets every device (the node is gone or going). */
+  /** Forgets every device and the node (it is gone or going). */
   clear(): void {
-    for (const exposed of this.exposed.values()) exposed.off();
-    for (const failed of this.failed.values()) failed.off();
-    this.exposed.clear();
-    this.skipped.clear();
-    this.failed.clear();
+    for (const exposed of this.#exposed.values()) exposed.off();
+    for (const failed of this.#failed.values()) failed.off();
+    this.#exposed.clear();
+    this.#skipped.clear();
+    this.#failed.clear();
+    this.#node = undefined;
   }
 }
