@@ -15,6 +15,8 @@ import type { HubContext } from "./context.ts";
 import { startDemoHomeAssistant } from "./demo/demo-home-assistant.ts";
 import { DiagnosticBus } from "./diagnostics/diagnostic-bus.ts";
 import { diagnosticSummary, watchDiagnostics } from "./diagnostics/diagnostic-sources.ts";
+import { healthSources } from "./diagnostics/health-status.ts";
+import { metricsSources } from "./diagnostics/hub-metrics.ts";
 import { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
 import { createHubApp } from "./http/app.ts";
@@ -188,38 +190,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       requestRestart: options.requestRestart ?? (() => log.warn("a restart was requested but this hub cannot restart itself")),
       logs: logRing,
       auth,
-      health: {
-        homeAssistant: () => ({ connected: homeAssistant.client.status.connected, fatal: homeAssistant.client.status.fatal }),
-        bridges: () => {
-          const counts = { total: 0, running: 0, stopped: 0, failed: 0 };
-          for (const bridge of bridges.list()) {
-            counts.total++;
-            if (bridge.status === "running") counts.running++;
-            else if (bridge.status === "failed") counts.failed++;
-            else counts.stopped++;
-          }
-          return counts;
-        },
-      },
-      metrics: {
-        uptimeSeconds: () => (Date.now() - startedAt) / 1000,
-        bridges: () =>
-          bridges.list().map((b) => ({
-            id: b.id,
-            name: b.name,
-            status: b.status,
-            deviceCount: b.deviceCount,
-            fabricCount: b.commissioning.fabrics.length,
-          })),
-        homeAssistant: () => ({
-          connected: homeAssistant.client.status.connected,
-          reconnects: homeAssistant.client.status.reconnects,
-          stateEvents: homeAssistant.model.stateEvents,
-          serviceCalls: homeAssistant.actions.stats.calls,
-          serviceCallFailures: homeAssistant.actions.stats.failures,
-        }),
-        logCounts: () => logRing.counts(),
-      },
+      health: healthSources({ bridges, homeAssistant }),
+      metrics: metricsSources({ startedAt, bridges, homeAssistant, logRing }),
     };
     const app = createHubApp(ctx);
 
