@@ -3,6 +3,7 @@ import type { BasicAuth } from "./auth/basic-auth.ts";
 import type { BridgeService } from "./bridges/bridge-service.ts";
 import type { HubConfig } from "./config.ts";
 import type { DiagnosticBus } from "./diagnostics/diagnostic-bus.ts";
+import type { HealthSources } from "./diagnostics/health-status.ts";
 import type { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import type { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
 import type { LiveChannel } from "./live/live-channel.ts";
@@ -11,12 +12,6 @@ import type { LogRing } from "./logs/log-ring.ts";
 import type { MetricsSources } from "./metrics/metrics-sources.ts";
 import type { PluginService } from "./plugins/plugin-service.ts";
 import type { RecoveryService } from "./recovery/recovery-service.ts";
-
-/** What the health record reports about the services the hub depends on. */
-export interface HealthSources {
-  homeAssistant(): { connected: boolean; fatal?: string | undefined };
-  bridges(): { total: number; running: number; stopped: number; failed: number };
-}
 
 /**
  * The hub's small typed context: built once (hub.ts) and passed down. No module keeps its own singleton; tests

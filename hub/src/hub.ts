@@ -6,6 +6,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { BasicAuth } from "./auth/basic-auth.ts";
 import { ingressProxyOf } from "./auth/client-key.ts";
 import { recoverInterruptedRestore } from "./backup/restore-journal.ts";
+import { bridgeFiles, MATTER_DIR } from "./bridges/bridge-files.ts";
 import { BridgeService } from "./bridges/bridge-service.ts";
 import { BridgeStore } from "./bridges/bridge-store.ts";
 import { EndpointIdentities } from "./bridges/endpoint-identities.ts";
@@ -14,6 +15,8 @@ import type { HubContext } from "./context.ts";
 import { startDemoHomeAssistant } from "./demo/demo-home-assistant.ts";
 import { DiagnosticBus } from "./diagnostics/diagnostic-bus.ts";
 import { diagnosticSummary, watchDiagnostics } from "./diagnostics/diagnostic-sources.ts";
+import { healthSources } from "./diagnostics/health-status.ts";
+import { metricsSources } from "./diagnostics/hub-metrics.ts";
 import { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
 import { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
 import { createHubApp } from "./http/app.ts";
@@ -21,7 +24,7 @@ import { startLanListener } from "./http/lan-listener.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
-import { MatterBridgeRuntime } from "./matter/bridge-runtime.ts";
+import { MatterBridgeRuntime } from "./matter/bridge/runtime.ts";
 import { createMatterEnvironment } from "./matter/matter-environment.ts";
 import { PluginService, type PluginTuning } from "./plugins/plugin-service.ts";
 import { RecoveryService } from "./recovery/recovery-service.ts";
@@ -91,7 +94,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     });
     stops.unshift(() => homeAssistant.stop());
 
-    const matterPath = join(config.dataDir, "matter");
+    const matterPath = join(config.dataDir, MATTER_DIR);
     const environment = createMatterEnvironment({
       storagePath: matterPath,
       log: log.child({ component: "matter" }),
@@ -139,9 +142,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       bridgeLog,
       async (id) => {
         // Everything the bridge owned: its Matter identity, known controller addresses, endpoint identities, mappings.
-        await rm(join(matterPath, id), { recursive: true, force: true });
-        await rm(join(matterPath, `${id}.controllers.json`), { force: true });
-        await rm(new EndpointIdentities(config.dataDir, id).path, { force: true });
+        const owned = bridgeFiles(id);
+        for (const path of [owned.matterStorage, owned.controllers, owned.identities]) {
+          await rm(join(config.dataDir, path), { recursive: true, force: true });
+        }
         await mappings.deleteAll(id);
         await plugins.removeBridge(id);
       },
@@ -186,38 +190,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       requestRestart: options.requestRestart ?? (() => log.warn("a restart was requested but this hub cannot restart itself")),
       logs: logRing,
       auth,
-      health: {
-        homeAssistant: () => ({ connected: homeAssistant.client.status.connected, fatal: homeAssistant.client.status.fatal }),
-        bridges: () => {
-          const counts = { total: 0, running: 0, stopped: 0, failed: 0 };
-          for (const bridge of bridges.list()) {
-            counts.total++;
-            if (bridge.status === "running") counts.running++;
-            else if (bridge.status === "failed") counts.failed++;
-            else counts.stopped++;
-          }
-          return counts;
-        },
-      },
-      metrics: {
-        uptimeSeconds: () => (Date.now() - startedAt) / 1000,
-        bridges: () =>
-          bridges.list().map((b) => ({
-            id: b.id,
-            name: b.name,
-            status: b.status,
-            deviceCount: b.deviceCount,
-            fabricCount: b.commissioning.fabrics.length,
-          })),
-        homeAssistant: () => ({
-          connected: homeAssistant.client.status.connected,
-          reconnects: homeAssistant.client.status.reconnects,
-          stateEvents: homeAssistant.model.stateEvents,
-          serviceCalls: homeAssistant.actions.stats.calls,
-          serviceCallFailures: homeAssistant.actions.stats.failures,
-        }),
-        logCounts: () => logRing.counts(),
-      },
+      health: healthSources({ bridges, homeAssistant }),
+      metrics: metricsSources({ startedAt, bridges, homeAssistant, logRing }),
     };
     const app = createHubApp(ctx);
 

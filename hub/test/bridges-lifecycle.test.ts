@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { assertNetworkIsolated } from "../../lib/testing/isolation.ts";
 import type { HaSimulator } from "../../simulators/home-assistant/index.ts";
@@ -115,9 +116,19 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
     assert.match(clone.body.name, /copy/);
     assert.notEqual(clone.body.commissioning.passcode, first.commissioning.passcode);
     await waitForStatus(call, clone.body.id, "running");
+    // What the bridge owns in the data dir (bridges/bridge-files.ts) goes with it.
+    const owned = ["matter/ID", "matter/ID.controllers.json", "identities/ID.json"].map((path) =>
+      join(hub.dataDir, path.replace("ID", clone.body.id)),
+    );
+    assert.ok(existsSync(owned[0] as string) && existsSync(owned[2] as string), "the running clone has its storage");
     const removed = await hub.app.request(`/api/matter/bridges/${clone.body.id}`, { method: "DELETE" });
     assert.equal(removed.status, 204);
     assert.equal((await call("GET", `/api/matter/bridges/${clone.body.id}`)).status, 404);
+    assert.deepEqual(
+      owned.filter((path) => existsSync(path)),
+      [],
+      "nothing of the deleted bridge is left",
+    );
     created.splice(created.indexOf(clone.body.id), 1);
   });
 

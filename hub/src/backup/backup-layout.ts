@@ -8,7 +8,8 @@
  *   lock-credentials.json                                                          lock PIN hashes (optional)
  *   plugins/<bridgeId>/<plugin>/…                                                  plugin configuration
  *   matter/<bridgeId>/…, matter/<bridgeId>.controllers.json, identities/<bridgeId>.json
- *                                                                                  Matter identity (optional)
+ *                                                                                  Matter identity (optional; the
+ *                                                                                  names: bridges/bridge-files.ts)
  *
  * Lock PIN hashes only on request: a 4-digit PIN falls to a brute force of its hash in minutes, so a backup file
  * that travels must not carry them by default (docs/backup.md "Lock PINs").
@@ -21,15 +22,17 @@
  * npm folder `plugin-packages/` and uploaded archives `plugin-uploads/` (packages are reinstalled from the record).
  */
 
+import { BRIDGES_FILE, bridgeIdOfFile, IDENTITIES_DIR, MATTER_DIR } from "../bridges/bridge-files.ts";
+
 export const MANIFEST_PATH = "manifest.json";
 export const CONFIG_FILES = [
-  "bridges.json",
+  BRIDGES_FILE,
   "entity-mappings.json",
   "lock-credentials.json",
   "settings.json",
   "plugin-packages.json",
 ] as const;
-export const BRIDGES_FILE = "bridges.json";
+export { BRIDGES_FILE };
 export const LOCK_PINS_FILE = "lock-credentials.json";
 export const PLUGIN_PACKAGES_FILE = "plugin-packages.json";
 
@@ -57,18 +60,18 @@ export function classify(path: string): Classified | undefined {
   const [top, second, ...rest] = parts;
   if (path === LOCK_PINS_FILE) return { kind: "lock-pins" };
   if (parts.length === 1) return (CONFIG_FILES as readonly string[]).includes(path) ? { kind: "config" } : undefined;
-  if (top === "identities" && parts.length === 2 && second?.endsWith(".json")) {
-    const bridgeId = second.slice(0, -".json".length);
-    return BRIDGE_ID.test(bridgeId) ? { kind: "identity", bridgeId } : undefined;
+  if (top === IDENTITIES_DIR && parts.length === 2 && second) {
+    const bridgeId = bridgeIdOfFile(IDENTITIES_DIR, second);
+    return bridgeId !== undefined && BRIDGE_ID.test(bridgeId) ? { kind: "identity", bridgeId } : undefined;
   }
   if (top === "plugins" && second && BRIDGE_ID.test(second) && rest.length >= 2 && allowedBelowBridge(rest)) {
     return { kind: "config", bridgeId: second };
   }
-  if (top === "matter" && parts.length === 2 && second?.endsWith(".controllers.json")) {
-    const bridgeId = second.slice(0, -".controllers.json".length);
-    return BRIDGE_ID.test(bridgeId) ? { kind: "identity", bridgeId } : undefined;
+  const controllersOf = top === MATTER_DIR && parts.length === 2 && second ? bridgeIdOfFile(MATTER_DIR, second) : undefined;
+  if (controllersOf !== undefined) {
+    return BRIDGE_ID.test(controllersOf) ? { kind: "identity", bridgeId: controllersOf } : undefined;
   }
-  if (top === "matter" && second && BRIDGE_ID.test(second) && rest.length >= 1 && allowedBelowBridge(rest)) {
+  if (top === MATTER_DIR && second && BRIDGE_ID.test(second) && rest.length >= 1 && allowedBelowBridge(rest)) {
     return { kind: "identity", bridgeId: second };
   }
   return undefined;

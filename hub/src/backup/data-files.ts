@@ -1,5 +1,6 @@
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { bridgeFiles } from "../bridges/bridge-files.ts";
 import { BRIDGE_ID, BRIDGES_FILE, CONFIG_FILES, classify, type EntryKind } from "./backup-layout.ts";
 
 /** Identity of one version of a file: an atomic replace (rename) changes the inode, an in-place write the mtime. */
@@ -37,8 +38,9 @@ export async function listDataFiles(
   for (const id of ids) {
     candidates.push(...(await walk(dataDir, `plugins/${id}`)));
     if (options.includeIdentity) {
-      candidates.push(`identities/${id}.json`, `matter/${id}.controllers.json`);
-      candidates.push(...(await walk(dataDir, `matter/${id}`)));
+      const owned = bridgeFiles(id);
+      candidates.push(owned.identities, owned.controllers);
+      candidates.push(...(await walk(dataDir, owned.matterStorage)));
     }
   }
   const files: DataFile[] = [];

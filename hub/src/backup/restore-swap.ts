@@ -1,6 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../../../lib/logger.ts";
+import { bridgeFiles } from "../bridges/bridge-files.ts";
 import type { DataFile } from "./data-files.ts";
 import {
   commitBack,
@@ -34,11 +35,10 @@ export async function swapUnits(options: {
   /** Bridge ids whose Matter identity is replaced; empty when the identity is not restored. */
   identityIds: string[];
 }): Promise<SwapUnits> {
-  const identity = options.identityIds.flatMap((id) => [
-    `matter/${id}`,
-    `matter/${id}.controllers.json`,
-    `identities/${id}.json`,
-  ]);
+  const identity = options.identityIds.flatMap((id) => {
+    const owned = bridgeFiles(id);
+    return [owned.matterStorage, owned.controllers, owned.identities];
+  });
   const out = new Set(options.currentConfig.map((file) => file.path));
   const into: string[] = [...options.stagedConfig];
   for (const unit of identity) {

@@ -1,9 +1,23 @@
-import type { CommissioningInfo } from "../matter/bridge-commissioning.ts";
 import type { BridgeConfig } from "./bridge-config.ts";
 
 export type BridgeStatus = "starting" | "running" | "stopped" | "failed";
 
-export type { CommissioningInfo, FabricInfo } from "../matter/bridge-commissioning.ts";
+/** One fabric (controller ecosystem) the bridge belongs to, as in the bridge record. */
+export interface FabricInfo {
+  fabricIndex: number;
+  vendorId: number;
+  label: string;
+}
+
+/** The bridge record's `commissioning` object (shared runtime contract), exactly. */
+export interface CommissioningInfo {
+  commissioned: boolean;
+  qrPairingCode: string;
+  manualPairingCode: string;
+  passcode: number;
+  discriminator: number;
+  fabrics: FabricInfo[];
+}
 
 /** One exposed (or skipped) entity of a bridge, for `GET /bridges/:id/devices`. */
 export interface BridgeDeviceInfo {
@@ -43,8 +57,9 @@ export interface ForceSyncReport {
 }
 
 /**
- * What the bridge service needs from a running bridge; the Matter implementation lives in
- * `hub/src/matter/` and tests may substitute their own.
+ * What the bridge service needs from a running bridge. This folder owns the contract and the Matter side implements
+ * it (`hub/src/matter/bridge/runtime.ts`), so imports run one way, from `matter/bridge` to `bridges`: the service,
+ * its routes and its tests never load matter.js, and tests may substitute their own runtime.
  */
 export interface BridgeRuntime {
   readonly status: BridgeStatus;

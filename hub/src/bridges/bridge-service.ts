@@ -7,7 +7,7 @@ import type { BridgeConfig, CreateBridge, UpdateBridge } from "./bridge-config.t
 import type { BridgeRuntime, BridgeRuntimeFactory } from "./bridge-runtime.ts";
 import type { BridgeStore } from "./bridge-store.ts";
 import { nextFreePort } from "./next-port.ts";
-import { randomDiscriminator, randomPasscode } from "./pairing-codes.ts";
+import { randomDiscriminator, randomPasscode } from "./pairing-parameters.ts";
 
 interface BridgeServiceEvents {
   /** A bridge's record changed (status, devices, fabrics, configuration). */

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { readJsonFile, SerialWriter, writeFileAtomic } from "../storage/atomic-file.ts";
 import type { BridgeConfig } from "./bridge-config.ts";
+import { BRIDGES_FILE } from "./bridge-files.ts";
 
 interface BridgesFile {
   version: 1;
@@ -14,7 +15,7 @@ export class BridgeStore {
   #bridges = new Map<string, BridgeConfig>();
 
   constructor(dataDir: string) {
-    this.#path = join(dataDir, "bridges.json");
+    this.#path = join(dataDir, BRIDGES_FILE);
   }
 
   async load(): Promise<void> {

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { EntityView } from "../home-assistant/entity-view.ts";
 import { readJsonFile, SerialWriter, writeFileAtomic } from "../storage/atomic-file.ts";
+import { bridgeFiles } from "./bridge-files.ts";
 
 interface IdentityFile {
   version: 1;
@@ -44,7 +45,7 @@ export class EndpointIdentities {
   #lastWrite: Promise<void> = Promise.resolve();
 
   constructor(dataDir: string, bridgeId: string) {
-    this.#path = join(dataDir, "identities", `${bridgeId}.json`);
+    this.#path = join(dataDir, bridgeFiles(bridgeId).identities);
   }
 
   get path(): string {

@@ -1,9 +1,9 @@
 import type { BridgeService } from "../bridges/bridge-service.ts";
-import type { HealthStatus } from "../health/health.routes.ts";
 import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
 import type { RecoveryAttempt } from "../recovery/recovery-attempts.ts";
 import type { RecoverySettings } from "../recovery/recovery-settings.ts";
 import { controllerVendor } from "./controller-vendors.ts";
+import { countBridges, type HealthStatus } from "./health-status.ts";
 
 /** What `/detailed` shows of automatic recovery; absent until the recovery service is wired in. */
 export interface RecoveryStatusSource {
@@ -17,25 +17,6 @@ export interface DetailedHealthSources {
   bridges: BridgeService;
   homeAssistant: HomeAssistantService;
   recovery?: RecoveryStatusSource | undefined;
-}
-
-export interface BridgeCounts {
-  total: number;
-  running: number;
-  stopped: number;
-  failed: number;
-}
-
-/** The health record's bridge counts; `starting` counts as stopped (not yet serving). */
-export function countBridges(list: readonly { status: string }[]): BridgeCounts {
-  const counts = { total: 0, running: 0, stopped: 0, failed: 0 };
-  for (const { status } of list) {
-    counts.total++;
-    if (status === "running") counts.running++;
-    else if (status === "failed") counts.failed++;
-    else counts.stopped++;
-  }
-  return counts;
 }
 
 const iso = (epochMs: number | undefined) => (epochMs === undefined ? null : new Date(epochMs).toISOString());

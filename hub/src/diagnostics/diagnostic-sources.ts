@@ -1,10 +1,10 @@
 import type { BridgeService } from "../bridges/bridge-service.ts";
-import { overallStatus } from "../health/health.routes.ts";
 import type { ActionCaller, ActionOutcome } from "../home-assistant/action-caller.ts";
 import type { HomeAssistantClient } from "../home-assistant/ha-client.ts";
 import { watchBridgeLifecycle } from "./bridge-lifecycle.ts";
-import { countBridges, type DetailedHealthSources } from "./detailed-health.ts";
+import type { DetailedHealthSources } from "./detailed-health.ts";
 import type { DiagnosticBus } from "./diagnostic-bus.ts";
+import { countBridges, overallStatus } from "./health-status.ts";
 
 /** What the diagnostics sources observe; all of it exists once the hub is built. */
 export interface DiagnosticSources {

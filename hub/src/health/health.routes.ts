@@ -1,18 +1,7 @@
 import { Hono } from "hono";
 import type { HubContext } from "../context.ts";
 import { detailedHealth, type RecoveryStatusSource } from "../diagnostics/detailed-health.ts";
-
-export type HealthStatus = "healthy" | "degraded" | "unhealthy";
-
-/** Unhealthy: HA refused us for good, or every bridge failed. Degraded: HA away, or some bridge failed. */
-export function overallStatus(
-  ha: { connected: boolean; fatal?: string | undefined },
-  bridges: { total: number; failed: number },
-): HealthStatus {
-  if (ha.fatal || (bridges.total > 0 && bridges.failed === bridges.total)) return "unhealthy";
-  if (!ha.connected || bridges.failed > 0) return "degraded";
-  return "healthy";
-}
+import { overallStatus } from "../diagnostics/health-status.ts";
 
 /**
  * `/api/health`, `/detailed`, `/live`, `/ready`. `recovery` adds the recovery settings and per-bridge attempts to

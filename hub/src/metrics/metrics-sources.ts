@@ -21,8 +21,8 @@ export interface HomeAssistantMetrics {
 }
 
 /**
- * Where metrics come from. Every function is called at request (scrape) time, so values are never stale; main.ts
- * wires them to the live services. They must be cheap and synchronous.
+ * Where metrics come from. Every function is called at request (scrape) time, so values are never stale;
+ * diagnostics/hub-metrics.ts wires them to the live services. They must be cheap and synchronous.
  */
 export interface MetricsSources {
   uptimeSeconds(): number;

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { isDeepStrictEqual } from "node:util";
-import { cutUtf8 } from "../../src/matter/devices/endpoint-types.ts";
+import { cutUtf8 } from "../../src/matter/matter-strings.ts";
 import type { BridgeRecord } from "../support/bridge-fixture.ts";
 import { conformanceFindings, descriptorFindings, type EndpointRead, unexercisedCommands } from "./support/conformance.ts";
 import { caseName, isEntitySource } from "./support/device-case.ts";

@@ -8,7 +8,7 @@ import { Status } from "@matter/main/types";
 import { memoryLogger } from "../../../lib/testing/fixtures.ts";
 import { assertNetworkIsolated } from "../../../lib/testing/isolation.ts";
 import { testCameraImage } from "../../../simulators/home-assistant/camera/test-image.ts";
-import { BridgeNode } from "../../src/matter/bridge-node.ts";
+import { BridgeNode } from "../../src/matter/bridge/node.ts";
 import { createMatterEnvironment } from "../../src/matter/matter-environment.ts";
 import type { CameraSession, IceCandidate, SolicitedSession } from "../../src/matter/plugin-devices/camera-backend.ts";
 import { mountPluginDevice } from "../../src/matter/plugin-devices/plugin-mount.ts";

@@ -4,7 +4,7 @@
 //   signal SIGTERM            our handler ran
 //   closed {"exitCode":...}   bridge and environment closed; the process must then end by itself
 import { assertNetworkIsolated } from "../../../lib/testing/isolation.ts";
-import { BridgeNode } from "../../src/matter/bridge-node.ts";
+import { BridgeNode } from "../../src/matter/bridge/node.ts";
 import { createMatterEnvironment } from "../../src/matter/matter-environment.ts";
 import { freeUdpPort, silentLogger, tempDir, testLight } from "./matter-fixtures.ts";
 

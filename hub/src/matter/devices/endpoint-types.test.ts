@@ -3,9 +3,10 @@ import { after, before, describe, test } from "node:test";
 import type { Endpoint } from "@matter/main";
 import { DEMO_FIXTURES } from "../../../test/support/devices/demo-home.ts";
 import { createTestBridge, snapshot, type TestBridge } from "../../../test/support/devices/device-harness.ts";
+import { cutUtf8 } from "../matter-strings.ts";
 import { DEVICE_TYPE_KEYS, type DeviceTypeKey } from "../model/contract.ts";
 import { mapEntity } from "./domain-table.ts";
-import { createDeviceEndpoint, cutUtf8, defaultUniqueId, sameValue, updateDeviceEndpoint } from "./endpoint-types.ts";
+import { createDeviceEndpoint, defaultUniqueId, sameValue, updateDeviceEndpoint } from "./endpoint-types.ts";
 
 /** Server clusters (behavior ids) each key must expose, besides descriptor and the bridged basic information. */
 const CLUSTERS: Record<DeviceTypeKey, string[]> = {

@@ -4,18 +4,15 @@
  * just the ones that differ (no transaction at all when nothing changed; docs/research-notes.md "Changed attributes
  * only": CPU scaling with entities × events). Matter → HA flows through the cluster behaviors in ../behaviors.
  */
-import { createHash } from "node:crypto";
 import { Endpoint, isDeepEqual } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
 import { bindingOfEndpoint, type EntityBinding, HaEntityBehavior } from "../behaviors/ha-entity-behavior.ts";
 import { markOrigin } from "../behaviors/write-forwarder.ts";
+import { cutUtf8, hashedId } from "../matter-strings.ts";
 import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../model/contract.ts";
 import { NO_PIN_REQUIRED } from "../model/contract.ts";
 import { KINDS, type KindContext, type StatePatch } from "./kinds/index.ts";
 import { mergePatches, withoutUndefined } from "./kinds/kind.ts";
-
-/** Matter limits for BridgedDeviceBasicInformation strings, in UTF-8 bytes (Core spec §9.13.5). */
-const MAX_LABEL_BYTES = 32;
 
 /** Input of {@link createDeviceEndpoint}. */
 export interface DeviceEndpointOptions {
@@ -47,19 +44,9 @@ export interface DeviceUpdate {
 const signatures = new WeakMap<EntityBinding, string>();
 const queues = new WeakMap<EntityBinding, Promise<unknown>>();
 
-/** `name` cut to at most `maxBytes` UTF-8 bytes without splitting a character. */
-export function cutUtf8(name: string, maxBytes = MAX_LABEL_BYTES): string {
-  let result = "";
-  for (const char of name) {
-    if (Buffer.byteLength(result + char) > maxBytes) break;
-    result += char;
-  }
-  return result;
-}
-
 /** A stable 32-character id from the entity id (Matter UniqueID must not change for the device's life). */
 export function defaultUniqueId(entityId: string): string {
-  return createHash("sha256").update(`matter-hub:${entityId}`).digest("hex").slice(0, 32);
+  return hashedId(`matter-hub:${entityId}`);
 }
 
 function reachable(snapshot: EntitySnapshot): boolean {

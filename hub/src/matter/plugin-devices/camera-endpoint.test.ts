@@ -7,7 +7,7 @@ import { type CameraBridge, rejectsWith, startCameraBridge } from "../../../test
 import { type CameraController, REQUESTOR_ENDPOINT } from "../../../test/support/camera-controller.ts";
 import { LIVE_VIEW, LIVE_VIEW_AUDIO, LIVE_VIEW_VIDEO } from "../../../test/support/camera-live.ts";
 import { until } from "../../../test/support/matter-fixtures.ts";
-import type { BridgeNode } from "../bridge-node.ts";
+import type { BridgeNode } from "../bridge/node.ts";
 
 const CAMERA = 0x0142;
 const JPEG = 0;

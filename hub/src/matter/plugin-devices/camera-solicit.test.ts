@@ -6,7 +6,7 @@ import { CAMERA_ENDPOINT_ID, type CameraBridge, rejectsWith, startCameraBridge }
 import { type CameraController, REQUESTOR_ENDPOINT } from "../../../test/support/camera-controller.ts";
 import { LIVE_VIEW, LIVE_VIEW_AUDIO, LIVE_VIEW_VIDEO } from "../../../test/support/camera-live.ts";
 import { until } from "../../../test/support/matter-fixtures.ts";
-import type { BridgeNode } from "../bridge-node.ts";
+import type { BridgeNode } from "../bridge/node.ts";
 
 describe("camera endpoint: sessions the controller asks the camera to offer (SolicitOffer)", () => {
   let cam: CameraBridge;

@@ -5,7 +5,7 @@ import { assertNetworkIsolated } from "../../../../lib/testing/isolation.ts";
 import { TestController } from "../../../test/support/matter-controller.ts";
 import { freeUdpPort, tempDir, until } from "../../../test/support/matter-fixtures.ts";
 import { PLUGIN_DEVICE_TYPE_KEYS } from "../../plugins/api.ts";
-import { BridgeNode } from "../bridge-node.ts";
+import { BridgeNode } from "../bridge/node.ts";
 import { createMatterEnvironment, type MatterEnvironment } from "../matter-environment.ts";
 import { checkPluginDevice, PluginDeviceError } from "./plugin-endpoint.ts";
 import { mountPluginDevice, resolveEntityMapping } from "./plugin-mount.ts";

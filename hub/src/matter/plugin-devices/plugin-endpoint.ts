@@ -8,7 +8,7 @@
  */
 import { type Behavior, Endpoint, type MutableEndpoint } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
-import { cutUtf8 } from "../devices/endpoint-types.ts";
+import { cutUtf8 } from "../matter-strings.ts";
 import { type CameraDeviceParts, cameraDevice } from "./camera-endpoint.ts";
 import { type Attributes, CLUSTER_SERVERS, isPluginClusterId } from "./cluster-servers.ts";
 import { isPluginDeviceType, PLUGIN_DEVICE_TYPES } from "./device-types.ts";

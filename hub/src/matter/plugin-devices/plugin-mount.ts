@@ -2,7 +2,7 @@
  * Mounting plugin devices on a running BridgeNode, and the domain lookup with plugin mappings. Used by the bridge
  * runtime's plugin seam only.
  */
-import type { BridgeNode } from "../bridge-node.ts";
+import type { BridgeNode } from "../bridge/node.ts";
 import { allowedOverrides, DOMAIN_TABLE, mapEntity } from "../devices/domain-table.ts";
 import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../model/contract.ts";
 import { isPluginDeviceType, PLUGIN_DEVICE_TYPES } from "./device-types.ts";

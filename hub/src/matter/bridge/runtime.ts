@@ -1,5 +1,5 @@
-import type { Logger } from "../../../lib/logger.ts";
-import type { BridgeConfig } from "../bridges/bridge-config.ts";
+import type { Logger } from "../../../../lib/logger.ts";
+import type { BridgeConfig } from "../../bridges/bridge-config.ts";
 import type {
   BridgeDeviceInfo,
   BridgeRuntime,
@@ -7,23 +7,24 @@ import type {
   CommissioningInfo,
   ForceSyncReport,
   PluginDeviceInfo,
-} from "../bridges/bridge-runtime.ts";
-import type { EndpointIdentities } from "../bridges/endpoint-identities.ts";
-import { type CompiledFilter, compileFilter } from "../bridges/filter.ts";
-import type { EntityMappingStore } from "../entity-mappings/entity-mapping-store.ts";
-import { viewEntity } from "../home-assistant/entity-view.ts";
-import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
-import { createBridgeNode, PRODUCT_ID, VENDOR_ID } from "./bridge-builders.ts";
-import { deviceRow, deviceRows } from "./bridge-device-rows.ts";
-import type { BridgeNode } from "./bridge-node.ts";
-import { PluginDeviceShelf } from "./bridge-plugin-devices.ts";
+} from "../../bridges/bridge-runtime.ts";
+import type { EndpointIdentities } from "../../bridges/endpoint-identities.ts";
+import { type CompiledFilter, compileFilter } from "../../bridges/filter.ts";
+import type { EntityMappingStore } from "../../entity-mappings/entity-mapping-store.ts";
+import { viewEntity } from "../../home-assistant/entity-view.ts";
+import type { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
+import type { MatterEnvironment } from "../matter-environment.ts";
+import type { PinCheck } from "../model/contract.ts";
+import { allowedDeviceTypes } from "../plugin-devices/plugin-mount.ts";
+import type { PluginHostFactory, PluginHostForBridge } from "../plugin-devices/seam.ts";
+import { createBridgeNode } from "./builders.ts";
+import { deviceRow, deviceRows } from "./device-rows.ts";
 import { EntityDevices } from "./entity-devices.ts";
 import { forceSync } from "./force-sync.ts";
-import type { MatterEnvironment } from "./matter-environment.ts";
-import type { PinCheck } from "./model/contract.ts";
+import { PRODUCT_ID, VENDOR_ID } from "./identity.ts";
+import type { BridgeNode } from "./node.ts";
 import { pairingCodesFor } from "./pairing-codes.ts";
-import { allowedDeviceTypes } from "./plugin-devices/plugin-mount.ts";
-import type { PluginHostFactory, PluginHostForBridge } from "./plugin-devices/seam.ts";
+import { PluginDeviceShelf } from "./plugin-device-shelf.ts";
 
 /** What every Matter bridge runtime of a hub shares. */
 export interface MatterBridgeDeps {
@@ -70,16 +71,6 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     this.#log = deps.log.child({ bridgeId: config.id, bridge: config.name });
     this.#filter = compileFilter(config.filter, deps.ha.model);
     this.#identities = deps.identities(config.id);
-    this.#devices = new EntityDevices(deps, this.#identities, this.#log, {
-      node: () => this.#node,
-      config: () => this.#config,
-      filter: () => this.#filter,
-      plugins: () => this.#plugins,
-      running: () => this.#status === "running",
-      serial: (task) => this.#serial(task),
-      changed: () => this.onChange(),
-      deviceChanged: (entityId) => this.onDeviceChange(entityId),
-    });
     this.#pluginDevices = new PluginDeviceShelf({
       bridgeId: config.id,
       serverMode: () => this.#config.serverMode,
@@ -94,6 +85,21 @@ export class MatterBridgeRuntime implements BridgeRuntime {
         }),
     });
     this.#plugins = deps.plugins?.(this.#pluginDevices.seam());
+    this.#devices = new EntityDevices(
+      {
+        ha: deps.ha,
+        mappings: deps.mappings,
+        pinCheck: deps.pinCheck,
+        identities: this.#identities,
+        log: this.#log,
+        plugins: this.#plugins,
+        serial: (task) => this.#serial(task),
+        changed: () => this.onChange(),
+        deviceChanged: (entityId) => this.onDeviceChange(entityId),
+      },
+      this.#config,
+      this.#filter,
+    );
   }
 
   get status(): BridgeStatus {
@@ -120,23 +126,19 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     await this.#identities.load();
     const node = createBridgeNode(this.#config, this.deps);
     this.#node = node;
+    this.#devices.attach(node);
     try {
       const ids = [...this.deps.ha.model.entityIds()].sort();
       for (const id of ids) await this.#devices.reconcile(id);
-      if (this.#config.serverMode && this.#devices.exposed.size === 0) {
+      if (this.#config.serverMode && this.#devices.size === 0) {
         throw new Error("no entity of this server-mode bridge can be exposed");
       }
       await this.#identities.flush();
       const { failedDevices } = await node.start();
-      for (const [entityId, exposed] of [...this.#devices.exposed]) {
-        if (!failedDevices.has(exposed.endpointId)) continue;
-        exposed.off();
-        this.#devices.exposed.delete(entityId);
-        this.#devices.markFailed(entityId, exposed.name, failedDevices.get(exposed.endpointId), undefined);
-      }
+      this.#devices.dropFailedAtStart(failedDevices);
       this.#watch();
       this.#set("running", null);
-      this.#log.info({ devices: this.#devices.exposed.size, port: node.port }, `bridge "${this.#config.name}" running`);
+      this.#log.info({ devices: this.#devices.size, port: node.port }, `bridge "${this.#config.name}" running`);
       this.#plugins?.start();
     } catch (error) {
       this.#teardownDevices();
@@ -174,7 +176,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     const report = await forceSync({
       ha: this.deps.ha,
       log: this.#log,
-      devices: () => this.#devices.exposed,
+      devices: () => this.#devices.exposed(),
       snapshot: (entityId, name) => {
         const view = viewEntity(this.deps.ha.model, entityId);
         return view ? this.#devices.snapshot(view, name) : undefined;
@@ -190,6 +192,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     const wasRunning = this.#node !== undefined;
     await this.stop();
     this.#config = { ...this.#config, passcode, discriminator };
+    this.#devices.configure(this.#config, this.#filter);
     const node = createBridgeNode(this.#config, this.deps);
     this.#lastCommissioning = await node.factoryReset();
     if (wasRunning) await this.start();
@@ -217,7 +220,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   }
 
   deviceCount(): number {
-    return this.#devices.exposed.size + this.#pluginDevices.size;
+    return this.#devices.size + this.#pluginDevices.size;
   }
 
   devices(): BridgeDeviceInfo[] {
@@ -242,6 +245,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     const filterChanged = JSON.stringify(config.filter) !== JSON.stringify(this.#config.filter);
     this.#config = config;
     this.#filter = compileFilter(config.filter, this.deps.ha.model);
+    this.#devices.configure(config, this.#filter);
     if (filterChanged) await this.refresh();
   }
 
@@ -256,9 +260,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     this.#unsubscribe.push(
       model.onStructure((ids) => {
         void this.#serial(async () => {
-          // Removals first: a renamed entity hands its endpoint id from the old entity id to the new one.
-          const sorted = [...ids].sort((a, b) => Number(this.#devices.exposed.has(b)) - Number(this.#devices.exposed.has(a)));
-          for (const id of sorted) await this.#devices.reconcile(id);
+          await this.#devices.reconcileChanged(ids);
           this.onChange();
         });
       }),
@@ -292,6 +294,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   #set(status: BridgeStatus, reason: string | null): void {
     this.#status = status;
     this.#statusReason = reason;
+    this.#devices.setRunning(status === "running");
     this.onChange();
   }
 

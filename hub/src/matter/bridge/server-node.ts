@@ -1,7 +1,7 @@
 import { CommissioningServer, Logger, ServerNode, ServerNodeStore, VendorId } from "@matter/main";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
-import { basicInformationFor } from "./bridge-identity.ts";
-import type { BridgeNodeOptions } from "./bridge-node.ts";
+import type { MatterEnvironment } from "../matter-environment.ts";
+import { basicInformationFor } from "./identity.ts";
 
 /**
  * matter.js's ServerNode with one fix: a factory reset (`erase()`, which matter.js also runs by itself when the
@@ -17,6 +17,32 @@ export class HubServerNode extends ServerNode {
     const current = this.env.maybeGet(ServerNodeStore);
     if (previous && current !== previous) await previous.close();
   }
+}
+
+/** What a bridge's node is built from (node.ts); the node's identity fields go through identity.ts's limits here. */
+export interface BridgeNodeOptions {
+  /** Storage namespace of the node (a folder under the environment's storage path); stable for the bridge's life. */
+  id: string;
+  /** Shown to users as the node label (cut to 32 bytes). */
+  name: string;
+  /** UDP port, bound on all IPv4 and IPv6 interfaces. */
+  port: number;
+  /** Fixed setup passcode; by default matter.js generates one once and keeps it in storage. */
+  passcode?: number | undefined;
+  /** Fixed 12-bit discriminator; generated and stored like the passcode by default. */
+  discriminator?: number | undefined;
+  /** 0xFFF1 (test vendor) until the hub has a real vendor id. */
+  vendorId: number;
+  productId: number;
+  vendorName: string;
+  productName: string;
+  serialNumber: string;
+  uniqueId: string;
+  /** Shown as softwareVersionString, e.g. the add-on version; default "1.0.0". */
+  softwareVersion?: string | undefined;
+  /** Devices directly under the root node instead of under an Aggregator ("aggregator" endpoint). */
+  serverMode?: boolean | undefined;
+  environment: MatterEnvironment;
 }
 
 const commissioningLog = Logger.get("Commissioning");

@@ -6,12 +6,18 @@ import { Endpoint, type NodeId } from "@matter/main";
 import { OnOff, TemperatureMeasurement } from "@matter/main/clusters";
 import { OnOffLightDevice } from "@matter/main/devices/on-off-light";
 import type { TemperatureSensorDevice } from "@matter/main/devices/temperature-sensor";
-import { memoryLogger } from "../../../lib/testing/fixtures.ts";
-import { assertNetworkIsolated } from "../../../lib/testing/isolation.ts";
-import { TestController } from "../../test/support/matter-controller.ts";
-import { type CommandLog, freeUdpPort, tempDir, testLight, testTemperatureSensor } from "../../test/support/matter-fixtures.ts";
-import { BridgeNode, type BridgeNodeOptions, BridgeStartError } from "./bridge-node.ts";
-import { createMatterEnvironment, type MatterEnvironment } from "./matter-environment.ts";
+import { memoryLogger } from "../../../../lib/testing/fixtures.ts";
+import { assertNetworkIsolated } from "../../../../lib/testing/isolation.ts";
+import { TestController } from "../../../test/support/matter-controller.ts";
+import {
+  type CommandLog,
+  freeUdpPort,
+  tempDir,
+  testLight,
+  testTemperatureSensor,
+} from "../../../test/support/matter-fixtures.ts";
+import { createMatterEnvironment, type MatterEnvironment } from "../matter-environment.ts";
+import { BridgeNode, type BridgeNodeOptions, BridgeStartError } from "./node.ts";
 
 const AGGREGATOR = 0x0e;
 const ON_OFF_LIGHT = 0x0100;

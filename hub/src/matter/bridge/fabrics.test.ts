@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { NodeId } from "@matter/main";
 import { AdministratorCommissioning, OnOff } from "@matter/main/clusters";
-import { memoryLogger } from "../../../lib/testing/fixtures.ts";
-import { assertNetworkIsolated } from "../../../lib/testing/isolation.ts";
-import { TestController } from "../../test/support/matter-controller.ts";
-import { type CommandLog, freeUdpPort, tempDir, testLight } from "../../test/support/matter-fixtures.ts";
-import { BridgeNode, type CommissioningInfo } from "./bridge-node.ts";
-import { createMatterEnvironment, type MatterEnvironment } from "./matter-environment.ts";
+import { memoryLogger } from "../../../../lib/testing/fixtures.ts";
+import { assertNetworkIsolated } from "../../../../lib/testing/isolation.ts";
+import { TestController } from "../../../test/support/matter-controller.ts";
+import { type CommandLog, freeUdpPort, tempDir, testLight } from "../../../test/support/matter-fixtures.ts";
+import { createMatterEnvironment, type MatterEnvironment } from "../matter-environment.ts";
+import { BridgeNode, type CommissioningInfo } from "./node.ts";
 
 const labels = (info: CommissioningInfo | undefined) => info?.fabrics.map((fabric) => fabric.label);
 

@@ -3,9 +3,9 @@ import { after, before, describe, it, type TestContext } from "node:test";
 import type { Endpoint, NodeId } from "@matter/main";
 import { OnOff, TemperatureMeasurement } from "@matter/main/clusters";
 import type { TemperatureSensorDevice } from "@matter/main/devices/temperature-sensor";
-import { memoryLogger } from "../../../lib/testing/fixtures.ts";
-import { assertNetworkIsolated } from "../../../lib/testing/isolation.ts";
-import { TestController } from "../../test/support/matter-controller.ts";
+import { memoryLogger } from "../../../../lib/testing/fixtures.ts";
+import { assertNetworkIsolated } from "../../../../lib/testing/isolation.ts";
+import { TestController } from "../../../test/support/matter-controller.ts";
 import {
   type CommandLog,
   freeUdpPort,
@@ -13,9 +13,9 @@ import {
   testLight,
   testTemperatureSensor,
   until,
-} from "../../test/support/matter-fixtures.ts";
-import { BridgeNode, type BridgeNodeOptions } from "./bridge-node.ts";
-import { createMatterEnvironment, type MatterEnvironment } from "./matter-environment.ts";
+} from "../../../test/support/matter-fixtures.ts";
+import { createMatterEnvironment, type MatterEnvironment } from "../matter-environment.ts";
+import { BridgeNode, type BridgeNodeOptions } from "./node.ts";
 
 /**
  * A hub restart as the controller sees it: the bridge goes away gracefully and comes back from the same storage.

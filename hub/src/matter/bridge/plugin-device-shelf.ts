@@ -1,8 +1,8 @@
-import type { PluginDeviceInfo } from "../bridges/bridge-runtime.ts";
-import { type MountedPluginRow, pluginDeviceRows } from "./bridge-device-rows.ts";
-import type { BridgeNode } from "./bridge-node.ts";
-import { mountPluginDevice } from "./plugin-devices/plugin-mount.ts";
-import type { MountedPluginDevice, PluginBridgeSeam } from "./plugin-devices/seam.ts";
+import type { PluginDeviceInfo } from "../../bridges/bridge-runtime.ts";
+import { mountPluginDevice } from "../plugin-devices/plugin-mount.ts";
+import type { MountedPluginDevice, PluginBridgeSeam } from "../plugin-devices/seam.ts";
+import { type MountedPluginRow, pluginDeviceRows } from "./device-rows.ts";
+import type { BridgeNode } from "./node.ts";
 
 /** What the plugin side needs of its bridge runtime. */
 export interface PluginShelfHost {

@@ -1,19 +1,53 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { basicInformationFor, truncateUtf8, uniqueIdFor, versionNumber } from "./bridge-identity.ts";
+import { defaultUniqueId } from "../devices/endpoint-types.ts";
+import {
+  basicInformationFor,
+  bridgeSerialNumber,
+  bridgeUniqueId,
+  entityUniqueId,
+  PRODUCT_ID,
+  uniqueIdFor,
+  VENDOR_ID,
+  versionNumber,
+} from "./identity.ts";
 
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
+const identityInput = {
+  name: "Bridge",
+  vendorId: VENDOR_ID,
+  productId: PRODUCT_ID,
+  vendorName: "Matter Hub",
+  productName: "Matter Hub Bridge",
+  serialNumber: "mh-b1",
+  uniqueId: "u",
+  softwareVersion: "1.0.0",
+};
 
 describe("bridge identity", () => {
-  it("cuts names to 32 UTF-8 bytes without splitting a character", () => {
-    assert.equal(truncateUtf8("Kitchen", 32), "Kitchen");
-    const umlauts = "Ölförderpumpe über dem Küchenschrank";
-    const cut = truncateUtf8(umlauts, 32);
-    assert.ok(bytes(cut) <= 32);
-    assert.ok(umlauts.startsWith(cut));
-    const emoji = `${"a".repeat(30)}😀😀`;
-    assert.equal(truncateUtf8(emoji, 32), "a".repeat(30), "a 4-byte character that does not fit is dropped whole");
-    assert.equal(truncateUtf8(`${"a".repeat(31)} b`, 32), "a".repeat(31), "no trailing space after the cut");
+  it("derives the same ids as every earlier release (controllers and stored data know them)", () => {
+    assert.equal(bridgeUniqueId("b1"), "8d93d3249ac0ccb6f309377f196cd1f8");
+    assert.equal(bridgeSerialNumber("b1"), "mh-b1");
+    assert.equal(entityUniqueId("e7", "b1"), "02c28227a2fc9b3716e2c4ab3e4ba801");
+    assert.equal(defaultUniqueId("light.kitchen"), "0da34d3183408c82fadf8dade114fd8b");
+    assert.equal(uniqueIdFor("x".repeat(40), "mh-b1"), "bd913ff68243d41b9611b2690dfbf2b0");
+    assert.equal(uniqueIdFor("mh-b1", "mh-b1"), "b6577ba2e6964768130219648215a254");
+  });
+
+  it("cuts the bridge's names to their byte limits and drops the space a cut leaves", () => {
+    const info = basicInformationFor({
+      name: "Küche Deckenlicht über dem Esstisch",
+      vendorId: VENDOR_ID,
+      productId: PRODUCT_ID,
+      vendorName: "Matter Hub",
+      productName: "Matter Hub Bridge",
+      serialNumber: "mh-b1",
+      uniqueId: bridgeUniqueId("b1"),
+      softwareVersion: "1.4.2",
+    });
+    assert.equal(info.nodeLabel, "Küche Deckenlicht über dem Ess");
+    assert.equal(basicInformationFor({ ...identityInput, name: `${"a".repeat(31)} b` }).nodeLabel, "a".repeat(31));
+    assert.equal(basicInformationFor({ ...identityInput, softwareVersion: "v".repeat(70) }).softwareVersionString.length, 64);
   });
 
   it("keeps uniqueId within 32 bytes, distinct for long ids sharing a prefix, and never equal to the serial", () => {

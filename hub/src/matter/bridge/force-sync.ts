@@ -1,10 +1,10 @@
 import type { Endpoint } from "@matter/main";
-import type { Logger } from "../../../lib/logger.ts";
-import type { ForceSyncReport } from "../bridges/bridge-runtime.ts";
-import { viewEntity } from "../home-assistant/entity-view.ts";
-import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
-import { updateDeviceEndpoint } from "./devices/endpoint-types.ts";
-import type { EntitySnapshot } from "./model/contract.ts";
+import type { Logger } from "../../../../lib/logger.ts";
+import type { ForceSyncReport } from "../../bridges/bridge-runtime.ts";
+import { viewEntity } from "../../home-assistant/entity-view.ts";
+import type { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
+import { updateDeviceEndpoint } from "../devices/endpoint-types.ts";
+import type { EntitySnapshot } from "../model/contract.ts";
 
 /** What force-sync needs of its bridge. */
 export interface ForceSyncTarget {

@@ -1,23 +1,17 @@
 /**
- * How a bridge's Matter node and its entity endpoints are built from the bridge's configuration and an HA entity: the
- * identities controllers remember (unique ids, serials, vendor and product) are derived here, in one place, from
- * stable inputs (the bridge id and the entity's endpoint id), never from names that change.
+ * How a bridge's Matter node and its entity endpoints are built from the bridge's configuration and an HA entity;
+ * the identities controllers remember (unique ids, serials, vendor and product) come from identity.ts.
  */
-import { createHash } from "node:crypto";
 import type { Endpoint } from "@matter/main";
-import type { BridgeConfig } from "../bridges/bridge-config.ts";
-import type { EntityView } from "../home-assistant/entity-view.ts";
-import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
-import { BridgeNode } from "./bridge-node.ts";
-import { createDeviceEndpoint, cutUtf8 } from "./devices/endpoint-types.ts";
-import type { MatterEnvironment } from "./matter-environment.ts";
-import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "./model/contract.ts";
-
-/** The test vendor id and a product id of ours: what the pairing codes and the basic information carry. */
-export const VENDOR_ID = 0xfff1;
-export const PRODUCT_ID = 0x8000;
-
-const uniqueId = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 32);
+import type { BridgeConfig } from "../../bridges/bridge-config.ts";
+import type { EntityView } from "../../home-assistant/entity-view.ts";
+import type { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
+import { createDeviceEndpoint } from "../devices/endpoint-types.ts";
+import type { MatterEnvironment } from "../matter-environment.ts";
+import { cutUtf8 } from "../matter-strings.ts";
+import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "../model/contract.ts";
+import { bridgeSerialNumber, bridgeUniqueId, entityUniqueId, PRODUCT_ID, VENDOR_ID, VENDOR_NAME } from "./identity.ts";
+import { BridgeNode } from "./node.ts";
 
 export function createBridgeNode(config: BridgeConfig, deps: { environment: MatterEnvironment; version: string }): BridgeNode {
   return new BridgeNode({
@@ -28,10 +22,10 @@ export function createBridgeNode(config: BridgeConfig, deps: { environment: Matt
     discriminator: config.discriminator,
     vendorId: VENDOR_ID,
     productId: PRODUCT_ID,
-    vendorName: "Matter Hub",
+    vendorName: VENDOR_NAME,
     productName: config.serverMode ? "Matter Hub Device" : "Matter Hub Bridge",
-    serialNumber: `mh-${config.id}`,
-    uniqueId: uniqueId(`matter-hub-bridge:${config.id}`),
+    serialNumber: bridgeSerialNumber(config.id),
+    uniqueId: bridgeUniqueId(config.id),
     softwareVersion: deps.version,
     serverMode: config.serverMode,
     environment: deps.environment,
@@ -59,7 +53,7 @@ export function createEntityEndpoint(options: {
     pinCheck: options.pinCheck ?? NO_PIN_REQUIRED,
     unitSystem: { temperature: ha.model.config?.unit_system?.temperature ?? "°C" },
     basicInformation: {
-      uniqueId: uniqueId(`matter-hub:${endpointId}:${bridge.id}`),
+      uniqueId: entityUniqueId(endpointId, bridge.id),
       ...(device?.manufacturer ? { vendorName: cutUtf8(device.manufacturer) } : {}),
       ...(device?.model ? { productName: cutUtf8(device.model) } : {}),
       ...(device?.serial_number ? { serialNumber: cutUtf8(device.serial_number) } : {}),

@@ -2,24 +2,10 @@ import { CRYPTO_PBKDF_ITERATIONS_MIN, Crypto, type ServerNode } from "@matter/ma
 import { AdministratorCommissioningServer } from "@matter/main/behaviors/administrator-commissioning";
 import { AdministratorCommissioning } from "@matter/main/clusters/administrator-commissioning";
 import { DeviceCommissioner, PaseClient, PaseServer, SessionManager } from "@matter/main/protocol";
+import type { CommissioningInfo } from "../../bridges/bridge-runtime.ts";
 import { pairingCodesFor } from "./pairing-codes.ts";
 
-/** One fabric (controller ecosystem) the bridge belongs to, as in the bridge record. */
-export interface FabricInfo {
-  fabricIndex: number;
-  vendorId: number;
-  label: string;
-}
-
-/** The bridge record's `commissioning` object (shared runtime contract), exactly. */
-export interface CommissioningInfo {
-  commissioned: boolean;
-  qrPairingCode: string;
-  manualPairingCode: string;
-  passcode: number;
-  discriminator: number;
-  fabrics: FabricInfo[];
-}
+export type { CommissioningInfo, FabricInfo } from "../../bridges/bridge-runtime.ts";
 
 /** Codes of a commissioning window opened for an additional controller. */
 export interface CommissioningWindow {

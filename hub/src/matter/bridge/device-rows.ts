@@ -1,5 +1,5 @@
-import type { BridgeDeviceInfo, PluginDeviceInfo } from "../bridges/bridge-runtime.ts";
-import type { HomeAssistantModel } from "../home-assistant/ha-model.ts";
+import type { BridgeDeviceInfo, PluginDeviceInfo } from "../../bridges/bridge-runtime.ts";
+import type { HomeAssistantModel } from "../../home-assistant/ha-model.ts";
 
 /** What the device list needs to know about an exposed entity. */
 export interface ExposedDevice {

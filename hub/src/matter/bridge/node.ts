@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { join } from "node:path";
 import { Endpoint, type ServerNode } from "@matter/main";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
+import { controllersFileName } from "../../bridges/bridge-files.ts";
 import {
   type CommissioningInfo,
   type CommissioningWindow,
@@ -9,40 +10,15 @@ import {
   MIN_WINDOW_SECONDS,
   openEnhancedWindow,
   readCommissioning,
-} from "./bridge-commissioning.ts";
-import { createBridgeServerNode } from "./bridge-server-node.ts";
-import type { MatterEnvironment } from "./matter-environment.ts";
+} from "./commissioning.ts";
 import { PeerAddressBook } from "./peer-address-book.ts";
+import { type BridgeNodeOptions, createBridgeServerNode } from "./server-node.ts";
 import { startErrorFor } from "./start-error.ts";
 import { holdFormerSubscriptions, type ResumeSubscriptions } from "./subscription-resumption.ts";
 
-export type { CommissioningInfo, CommissioningWindow, FabricInfo } from "./bridge-commissioning.ts";
+export type { CommissioningInfo, CommissioningWindow, FabricInfo } from "./commissioning.ts";
+export type { BridgeNodeOptions } from "./server-node.ts";
 export { BridgeStartError } from "./start-error.ts";
-
-export interface BridgeNodeOptions {
-  /** Storage namespace of the node (a folder under the environment's storage path); stable for the bridge's life. */
-  id: string;
-  /** Shown to users as the node label (cut to 32 bytes). */
-  name: string;
-  /** UDP port, bound on all IPv4 and IPv6 interfaces. */
-  port: number;
-  /** Fixed setup passcode; by default matter.js generates one once and keeps it in storage. */
-  passcode?: number | undefined;
-  /** Fixed 12-bit discriminator; generated and stored like the passcode by default. */
-  discriminator?: number | undefined;
-  /** 0xFFF1 (test vendor) until the hub has a real vendor id. */
-  vendorId: number;
-  productId: number;
-  vendorName: string;
-  productName: string;
-  serialNumber: string;
-  uniqueId: string;
-  /** Shown as softwareVersionString, e.g. the add-on version; default "1.0.0". */
-  softwareVersion?: string | undefined;
-  /** Devices directly under the root node instead of under an Aggregator ("aggregator" endpoint). */
-  serverMode?: boolean | undefined;
-  environment: MatterEnvironment;
-}
 
 /** Events of a {@link BridgeNode}; the commissioning ones carry the fresh commissioning state. */
 export interface BridgeNodeEvents {
@@ -83,7 +59,7 @@ export class BridgeNode extends EventEmitter<BridgeNodeEvents> {
     this.name = options.name;
     this.serverMode = options.serverMode ?? false;
     this.#options = options;
-    this.#peers = new PeerAddressBook(join(options.environment.storagePath, `${options.id}.controllers.json`));
+    this.#peers = new PeerAddressBook(join(options.environment.storagePath, controllersFileName(options.id)));
   }
 
   get status(): BridgeNodeStatus {
