@@ -1,0 +1,182 @@
+/**
+ * The same requests sent to Synapse and to the homeserver simulator, with what each answered kept side by side
+ * (docs/INTEROP.md "The portal against Synapse"): the registration-token admin API with its edge cases, the auth
+ * errors, the interactive-auth registration with its token accounting (`uses_allowed` 0 and null, pending and
+ * completed), username rules and token validity. Tokens, sessions and user ids are made the same on both sides
+ * where the request names them, and generated values are reduced to their shape, so two answers compare equal
+ * exactly when a client could not tell the servers apart (error messages included).
+ */
+
+/** One homeserver as the probes see it. */
+export interface ProbeTarget {
+  url: string;
+  adminToken: string;
+  /** A valid access token of a user who is not a server admin. */
+  userToken: string;
+}
+
+/** What a server answered to one probe. */
+export interface Observation {
+  name: string;
+  status: number;
+  body: unknown;
+}
+
+const ADMIN = "/_synapse/admin/v1/registration_tokens";
+const REGISTER = "/_matrix/client/v3/register";
+
+/** Values that differ by nature (generated tokens, sessions, device ids) replaced by their shape. */
+function normalise(value: unknown, key = ""): unknown {
+  if (Array.isArray(value)) return value.map((item) => normalise(item));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, normalise(v, k)]),
+    );
+  }
+  if (typeof value === "string" && (key === "session" || key === "device_id" || key === "access_token")) {
+    return `<${key}>`;
+  }
+  return value;
+}
+
+/**
+ * Runs every probe against one server, in order (later probes use tokens and accounts made by earlier ones).
+ * `tag` keeps the two servers' names apart only where a server could otherwise see the other's leftovers; both
+ * servers get the same names.
+ */
+export async function runProbes(target: ProbeTarget, now: () => number): Promise<Observation[]> {
+  const observations: Observation[] = [];
+  const send = async (
+    name: string,
+    method: string,
+    path: string,
+    options: { body?: unknown; raw?: string; token?: string | null; keep?: (body: Record<string, unknown>) => unknown } = {},
+  ) => {
+    const token = options.token === undefined ? target.adminToken : options.token;
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    const response = await fetch(`${target.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = { text: text.slice(0, 80) };
+    }
+    observations.push({ name, status: response.status, body: normalise(options.keep ? options.keep(parsed) : parsed) });
+    return { status: response.status, body: parsed };
+  };
+  const future = now() + 3_600_000;
+  const shape = (body: Record<string, unknown>) => ({
+    ...body,
+    token: typeof body.token === "string" ? `<${body.token.length} chars>` : body.token,
+  });
+
+  // Access to the admin API.
+  await send("admin: no token", "GET", ADMIN, { token: null });
+  await send("admin: unknown token", "GET", ADMIN, { token: "not-a-token" });
+  await send("admin: user who is not an admin", "GET", ADMIN, { token: target.userToken });
+  await send("admin: unknown path", "GET", "/_synapse/admin/v1/no_such_thing");
+
+  // Creating tokens.
+  await send("create: {} (generated, 16)", "POST", `${ADMIN}/new`, { body: {}, keep: shape });
+  await send("create: length 64", "POST", `${ADMIN}/new`, { body: { length: 64 }, keep: shape });
+  for (const [label, body] of [
+    ["length 0", { length: 0 }],
+    ["length 65", { length: 65 }],
+    ["length 8.5", { length: 8.5 }],
+    ["length '8'", { length: "8" }],
+    ["token null", { token: null }],
+    ["token ''", { token: "" }],
+    ["token of 65", { token: "a".repeat(65) }],
+    ["token with a space", { token: "has space" }],
+    ["token with +", { token: "a+b" }],
+    ["uses_allowed -1", { token: "probe-neg", uses_allowed: -1 }],
+    ["uses_allowed true", { token: "probe-bool", uses_allowed: true }],
+    ["uses_allowed 1.5", { token: "probe-frac", uses_allowed: 1.5 }],
+    ["expiry_time in the past", { token: "probe-past", expiry_time: now() - 60_000 }],
+    ["expiry_time a string", { token: "probe-str", expiry_time: "soon" }],
+  ] as const) {
+    await send(`create: ${label}`, "POST", `${ADMIN}/new`, { body });
+  }
+  await send("create: body not JSON", "POST", `${ADMIN}/new`, { raw: "not json" });
+  await send("create: body a JSON array", "POST", `${ADMIN}/new`, { raw: "[]" });
+  await send("create: full alphabet", "POST", `${ADMIN}/new`, { body: { token: "Az09._~-", uses_allowed: 2 } });
+  await send("create: duplicate", "POST", `${ADMIN}/new`, { body: { token: "Az09._~-" } });
+  await send("create: uses_allowed 0", "POST", `${ADMIN}/new`, { body: { token: "probe-zero", uses_allowed: 0 } });
+  await send("create: uses_allowed null", "POST", `${ADMIN}/new`, { body: { token: "probe-null", uses_allowed: null } });
+  await send("create: one use, expiring", "POST", `${ADMIN}/new`, {
+    body: { token: "probe-one", uses_allowed: 1, expiry_time: future },
+    keep: (body) => ({ ...body, expiry_time: body.expiry_time === future }),
+  });
+
+  // Reading, updating, deleting.
+  await send("get: unknown", "GET", `${ADMIN}/probe-unknown`);
+  await send("get: named new", "GET", `${ADMIN}/new`);
+  await send("put: {} on unknown", "PUT", `${ADMIN}/probe-unknown`, { body: {} });
+  await send("put: bad body on unknown", "PUT", `${ADMIN}/probe-unknown`, { body: { uses_allowed: -1 } });
+  await send("put: uses_allowed 5", "PUT", `${ADMIN}/probe-null`, { body: { uses_allowed: 5 } });
+  await send("put: {}", "PUT", `${ADMIN}/probe-null`, { body: {} });
+  await send("put: expiry in the past", "PUT", `${ADMIN}/probe-null`, { body: { expiry_time: now() - 60_000 } });
+  await send("put: back to null", "PUT", `${ADMIN}/probe-null`, { body: { uses_allowed: null, expiry_time: null } });
+  await send("delete: unknown", "DELETE", `${ADMIN}/probe-unknown`);
+  await send("list: ?valid=maybe", "GET", `${ADMIN}?valid=maybe`);
+
+  // Token validity (public) and the registration flow.
+  const validity = (token: string) => `/_matrix/client/v1/register/m.login.registration_token/validity?token=${token}`;
+  await send("validity: uses_allowed 0", "GET", validity("probe-zero"), { token: null });
+  await send("validity: unknown", "GET", validity("probe-unknown"), { token: null });
+  await send("validity: no token", "GET", "/_matrix/client/v1/register/m.login.registration_token/validity", { token: null });
+  await send("register: no body", "POST", REGISTER, { token: null, raw: "" });
+  const opened = await send("register: open a session", "POST", REGISTER, {
+    token: null,
+    body: { username: "probe_zero", password: "probe-password-1" },
+  });
+  const session = String(opened.body.session);
+  const stage = (token: unknown) => ({ auth: { type: "m.login.registration_token", token, session } });
+  await send("register: stage with an unknown token", "POST", REGISTER, { token: null, body: stage("probe-unknown") });
+  await send("register: stage with a number", "POST", REGISTER, { token: null, body: stage(5) });
+  await send("register: token stage (uses_allowed 0)", "POST", REGISTER, { token: null, body: stage("probe-zero") });
+  await send("token after the stage: pending 1", "GET", `${ADMIN}/probe-zero`);
+  await send("register: stage with another token", "POST", REGISTER, { token: null, body: stage("probe-null") });
+  await send("register: dummy stage completes", "POST", REGISTER, {
+    token: null,
+    body: { auth: { type: "m.login.dummy", session } },
+    keep: (body) => ({ ...body, user_id: body.user_id }),
+  });
+  await send("token after sign-up: completed 1", "GET", `${ADMIN}/probe-zero`);
+  await send("list: ?valid=false (uses_allowed 0 is there)", "GET", `${ADMIN}?valid=false`, {
+    keep: (body) => ({
+      tokens: ((body.registration_tokens ?? []) as { token: string }[])
+        .map((row) => row.token)
+        .filter((t) => t.startsWith("probe")),
+    }),
+  });
+  await send("list: ?valid=true", "GET", `${ADMIN}?valid=true`, {
+    keep: (body) => ({
+      tokens: ((body.registration_tokens ?? []) as { token: string }[])
+        .map((row) => row.token)
+        .filter((t) => t.startsWith("probe"))
+        .sort(),
+    }),
+  });
+
+  // Username rules (admin check: no rate limit).
+  const available = (username: string) => `/_synapse/admin/v1/username_available?username=${encodeURIComponent(username)}`;
+  for (const username of ["probe_free", "probe_zero", "PROBE_ZERO", "Upper", "_under", "12345", "with space", ""]) {
+    await send(`username_available: '${username}'`, "GET", available(username));
+  }
+  await send("username_available: no username", "GET", "/_synapse/admin/v1/username_available");
+  await send("username_available: not ascii", "GET", available("é"));
+  await send("whoami: admin", "GET", "/_matrix/client/v3/account/whoami", {
+    keep: (body) => ({ ...body, user_id: typeof body.user_id === "string" && body.user_id.startsWith("@admin:") }),
+  });
+  await send("versions: has v1.12", "GET", "/_matrix/client/versions", {
+    token: null,
+    keep: (body) => ({ v1_12: (body.versions as string[] | undefined)?.includes("v1.12") }),
+  });
+  await send("auth_metadata (no MAS)", "GET", "/_matrix/client/v1/auth_metadata", { token: null });
+  return observations;
+}

@@ -1,0 +1,60 @@
+/**
+ * The homeserver simulator against a real Synapse (docs/INTEROP.md "The portal against Synapse"): the same requests
+ * go to both, and every answer (status, errcode, message, body) must be the same. Synapse is the reference: a
+ * difference is fixed in the simulator. The comparison of every run is written to
+ * test-artifacts/interop/synapse-vs-simulator.md.
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { type HomeserverSimulator, startHomeserverSimulator } from "../../src/homeserver-simulator/index.ts";
+import { type Observation, runProbes } from "./support/homeserver-probes.ts";
+import { artifactsDir, Synapse } from "./support/synapse.ts";
+
+const SERVER_NAME = "syn.test";
+
+describe("the homeserver simulator answers like Synapse", () => {
+  let synapse: Synapse;
+  let simulator: HomeserverSimulator;
+  before(async () => {
+    [synapse, simulator] = await Promise.all([
+      Synapse.start({ name: "synapse-simulator", serverName: SERVER_NAME }),
+      startHomeserverSimulator({ serverName: SERVER_NAME, rateLimit: false }),
+    ]);
+  });
+  after(async () => {
+    await simulator?.close();
+    await synapse?.remove();
+  });
+
+  it("gives the same answers to the token admin API, registration, username and validity probes", async () => {
+    const user = await synapse.registerUser("probe_user", "probe-user-password");
+    const real = await runProbes({ url: synapse.url, adminToken: synapse.adminToken, userToken: user.access_token }, Date.now);
+    const simulated = await runProbes(
+      {
+        url: simulator.url,
+        adminToken: simulator.adminToken,
+        userToken: simulator.createUser("probe_user").accessToken,
+      },
+      Date.now,
+    );
+    const rows: string[] = [];
+    const differences: string[] = [];
+    const text = (o: Observation | undefined) => (o ? `${o.status} ${JSON.stringify(o.body)}` : "(none)");
+    real.forEach((observation, index) => {
+      const other = simulated[index];
+      const same = text(observation) === text(other);
+      rows.push(
+        `| ${observation.name} | ${same ? "same" : "**differs**"} | \`${text(observation)}\` | \`${same ? "" : text(other)}\` |`,
+      );
+      if (!same) differences.push(`${observation.name}\n  synapse:   ${text(observation)}\n  simulator: ${text(other)}`);
+    });
+    writeFileSync(
+      join(artifactsDir, "synapse-vs-simulator.md"),
+      `| probe | | Synapse | simulator (when it differs) |\n|---|---|---|---|\n${rows.join("\n")}\n`,
+    );
+    assert.equal(simulated.length, real.length);
+    assert.deepEqual(differences, [], `the simulator differs from Synapse:\n${differences.join("\n")}`);
+  });
+});
