@@ -1,0 +1,346 @@
+/**
+ * The portal against a real Synapse (docs/INTEROP.md "The portal against Synapse"): a pinned Synapse on loopback with
+ * a generated configuration and an admin made through the shared-secret registration, managed by a portal through
+ * its HTTP API: diagnostics, the registration-token API merged with labels and notes, statistics, public sign-up
+ * (the account then logs in on Synapse), refused tokens, a race on a one-use token, an appservice registration the
+ * portal generated loaded by Synapse, a bot that logs in and joins a room, and Synapse stopped mid-operation.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import { parse } from "yaml";
+import type { PortalClient } from "../support/portal-client.ts";
+import { nextIp, removeDataDir, startTestPortal, type TestPortal } from "../support/portal-harness.ts";
+import { Synapse } from "./support/synapse.ts";
+
+const SERVER_NAME = "syn.test";
+const PASSWORD = "sign-up-password-1";
+
+describe("the portal manages a real Synapse", () => {
+  let synapse: Synapse;
+  let portal: TestPortal;
+  let admin: PortalClient;
+  let serverId: string;
+  const timings: Record<string, number> = {};
+  const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[name] = Math.round(performance.now() - started);
+    }
+  };
+
+  before(async () => {
+    [synapse, portal] = await Promise.all([
+      timed("synapse start (keys, start, admin)", () => Synapse.start({ name: "synapse-portal", serverName: SERVER_NAME })),
+      // The default outbound rules already allow loopback; naming 127.0.0.1 keeps the test independent of that.
+      startTestPortal({ env: { PORTAL_OUTBOUND_ALLOW: "127.0.0.1" } }),
+    ]);
+    admin = await portal.admin();
+    const created = await admin.post("/api/admin/servers", {
+      name: "Real Synapse",
+      slug: "real-synapse",
+      serverName: SERVER_NAME,
+      internalUrl: synapse.url,
+      publicUrl: `https://matrix.${SERVER_NAME}`,
+      adminToken: synapse.adminToken,
+    });
+    assert.equal(created.status, 201, created.text);
+    serverId = created.body.server.id;
+    assert.equal((await admin.patch(`/api/admin/servers/${serverId}`, { action: "enable" })).status, 200);
+  });
+  after(async () => {
+    console.log(`timings (ms): ${JSON.stringify(timings)}`);
+    await portal?.stop();
+    if (portal) removeDataDir(portal.dataDir);
+    await synapse?.remove();
+  });
+
+  const tokens = (path = "") => `/api/admin/tokens${path}?serverId=${serverId}`;
+  const onSynapse = async (token: string) => (await synapse.admin("GET", `/_synapse/admin/v1/registration_tokens/${token}`)).body;
+  const signUp = (username: string, token: string, ip = nextIp()) =>
+    portal.client({ ip }).post("/api/register", { username, password: PASSWORD, confirmPassword: PASSWORD, token, serverId });
+
+  it("diagnoses Synapse as healthy: versions, admin API, token API, registration flows", async () => {
+    const reply = await admin.patch(`/api/admin/servers/${serverId}`, { action: "diagnostics" });
+    assert.equal(reply.status, 200, reply.text);
+    const diagnostics = reply.body.diagnostics;
+    assert.deepEqual(diagnostics.errors, []);
+    for (const key of [
+      "homeserverReachable",
+      "adminApiReachable",
+      "tokenEndpointsAvailable",
+      "registrationFlowAvailable",
+      "registrationEnabled",
+      "tokenRegistrationSupported",
+    ]) {
+      assert.equal(diagnostics[key], true, key);
+    }
+    assert.equal(diagnostics.msc3861Detected, false);
+    assert.equal(diagnostics.serverName, SERVER_NAME);
+    const server = (await admin.get(`/api/admin/servers/${serverId}`)).body.server;
+    assert.equal(server.lastDiagOk, true);
+  });
+
+  it("creates, lists, reads, updates, disables and deletes registration tokens on Synapse, with labels and notes", async () => {
+    const expiry = Date.now() + 86_400_000;
+    const given = await admin.post(tokens(), {
+      token: "Given-token_1.~",
+      uses_allowed: 3,
+      expiry_time: expiry,
+      label: "Family",
+      note: "for the cousins",
+    });
+    assert.equal(given.status, 201, given.text);
+    assert.deepEqual(
+      [given.body.token.token, given.body.token.uses_allowed, given.body.token.expiry_time, given.body.token.label],
+      ["Given-token_1.~", 3, expiry, "Family"],
+    );
+    assert.deepEqual(await onSynapse("Given-token_1.~"), {
+      token: "Given-token_1.~",
+      uses_allowed: 3,
+      pending: 0,
+      completed: 0,
+      expiry_time: expiry,
+    });
+
+    const generated = await admin.post(tokens(), { length: 40, uses_allowed: null, expiry_time: null });
+    assert.equal(generated.status, 201, generated.text);
+    assert.match(generated.body.token.token, /^[A-Za-z0-9._~-]{40}$/);
+    const defaulted = await admin.post(tokens(), {});
+    assert.equal(defaulted.status, 201, defaulted.text);
+    assert.match(defaulted.body.token.token, /^[A-Za-z0-9._~-]{16}$/);
+    assert.equal(defaulted.body.token.uses_allowed, null);
+
+    // Synapse treats uses_allowed 0 as unlimited at sign-up: the portal refuses to create one (PATCH disables) and
+    // reads one made with another tool as disabled.
+    const zero = await admin.post(tokens(), { token: "zero-uses", uses_allowed: 0 });
+    assert.equal(zero.status, 400, zero.text);
+    assert.equal((await synapse.admin("GET", "/_synapse/admin/v1/registration_tokens/zero-uses")).status, 404);
+    const made = await synapse.admin("POST", "/_synapse/admin/v1/registration_tokens/new", {
+      token: "zero-uses",
+      uses_allowed: 0,
+    });
+    assert.equal(made.status, 200, made.text);
+    const seen = (await admin.get(tokens("/zero-uses"))).body.token;
+    assert.deepEqual([seen.uses_allowed, seen.disabled, seen.valid], [0, true, false], "uses_allowed 0 is off in the portal");
+
+    const past = await admin.post(tokens(), { token: "in-the-past", expiry_time: Date.now() - 60_000 });
+    assert.equal(past.status, 400);
+    assert.equal((await synapse.admin("GET", "/_synapse/admin/v1/registration_tokens/in-the-past")).status, 404);
+    const duplicate = await admin.post(tokens(), { token: "Given-token_1.~" });
+    assert.equal(duplicate.status, 400, duplicate.text);
+    assert.match(duplicate.text, /already exists/);
+
+    const listed = (await admin.get(tokens())).body.tokens as { token: string; label: string | null }[];
+    const names = listed.map((row) => row.token);
+    for (const name of ["Given-token_1.~", generated.body.token.token, defaulted.body.token.token, "zero-uses"]) {
+      assert.ok(names.includes(name), name);
+    }
+    assert.equal(listed.find((row) => row.token === "Given-token_1.~")?.label, "Family");
+
+    const one = await admin.get(tokens("/Given-token_1.~"));
+    assert.deepEqual([one.status, one.body.token.note], [200, "for the cousins"]);
+    assert.equal((await admin.get(tokens("/no-such-token"))).status, 404);
+
+    const updated = await admin.put(tokens("/Given-token_1.~"), { uses_allowed: 10, expiry_time: null, note: "more" });
+    assert.equal(updated.status, 200, updated.text);
+    assert.deepEqual(
+      [updated.body.token.uses_allowed, updated.body.token.expiry_time, updated.body.token.note],
+      [10, null, "more"],
+    );
+    assert.deepEqual(
+      [(await onSynapse("Given-token_1.~")).uses_allowed, (await onSynapse("Given-token_1.~")).expiry_time],
+      [10, null],
+    );
+
+    const disabled = await admin.patch(tokens("/Given-token_1.~"));
+    assert.equal(disabled.status, 200, disabled.text);
+    assert.equal((await onSynapse("Given-token_1.~")).uses_allowed, 0);
+    assert.equal(disabled.body.token.disabled, true);
+
+    assert.equal((await admin.delete(tokens(`/${generated.body.token.token}`))).status, 200);
+    assert.equal(
+      (await synapse.admin("GET", `/_synapse/admin/v1/registration_tokens/${generated.body.token.token}`)).status,
+      404,
+    );
+    assert.equal((await admin.delete(tokens(`/${generated.body.token.token}`))).status, 404);
+  });
+
+  it("counts tokens in the statistics as Synapse holds them", async () => {
+    const expiring = await synapse.admin("POST", "/_synapse/admin/v1/registration_tokens/new", {
+      token: "expires-soon",
+      expiry_time: Date.now() + 1_000,
+    });
+    assert.equal(expiring.status, 200, expiring.text);
+    await synapse.admin("POST", "/_synapse/admin/v1/registration_tokens/new", { token: "used-up", uses_allowed: 1 });
+    assert.equal((await signUp("uses-it-up", "used-up")).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const all = (await synapse.admin("GET", "/_synapse/admin/v1/registration_tokens")).body.registration_tokens as unknown[];
+    const stats = (await admin.get(`/api/admin/stats?serverId=${serverId}`)).body;
+    assert.equal(stats.totalTokens, all.length);
+    assert.equal(stats.expiredTokens, 1, "expires-soon");
+    assert.equal(stats.exhaustedTokens, 1, "used-up");
+    assert.equal(stats.disabledTokens, 2, "zero-uses and the disabled Given-token_1.~");
+    assert.equal(stats.validTokens, all.length - 4);
+    assert.ok(stats.recentRegistrations >= 1);
+  });
+
+  it("signs people up on Synapse with a token: the account exists and logs in", async () => {
+    await admin.post(tokens(), { token: "welcome-2", uses_allowed: 2 });
+    const free = await portal
+      .client({ ip: nextIp() })
+      .get(`/api/register/username-available?username=alice&serverId=${serverId}`);
+    assert.deepEqual(free.body, { available: true, username: "alice" });
+    const reply = await timed("sign-up through the portal", () => signUp("alice", "welcome-2"));
+    assert.deepEqual(reply.body, { success: true, userId: "@alice:syn.test" });
+    assert.equal(reply.status, 200);
+    assert.ok(await synapse.login("alice", PASSWORD), "the new account logs in on Synapse");
+    assert.deepEqual(
+      [(await onSynapse("welcome-2")).pending, (await onSynapse("welcome-2")).completed],
+      [0, 1],
+      "the use is completed, nothing left pending",
+    );
+    const taken = await portal
+      .client({ ip: nextIp() })
+      .get(`/api/register/username-available?username=alice&serverId=${serverId}`);
+    assert.equal(taken.body.errorCode, "M_USER_IN_USE");
+    const again = await signUp("alice", "welcome-2");
+    assert.deepEqual([again.status, again.body.errorCode], [400, "M_USER_IN_USE"]);
+    const invalid = await signUp("_alice", "welcome-2");
+    assert.equal(invalid.body.success, false);
+  });
+
+  it("refuses used-up, disabled and expired tokens with the right message", async () => {
+    const usedUp = await signUp("bob", "used-up");
+    assert.deepEqual([usedUp.status, usedUp.body.error], [403, "This registration token has no uses left."]);
+    const disabled = await signUp("bob", "Given-token_1.~");
+    assert.deepEqual([disabled.status, disabled.body.error], [403, "This registration token has been disabled."]);
+    const expired = await signUp("bob", "expires-soon");
+    assert.deepEqual([expired.status, expired.body.error], [403, "This registration token has expired."]);
+    const unknown = await signUp("bob", "never-made");
+    assert.equal(unknown.status, 403);
+    const zero = await signUp("bob", "zero-uses");
+    assert.deepEqual([zero.status, zero.body.error], [403, "This registration token has been disabled."]);
+    assert.equal((await synapse.loginReply("bob", PASSWORD)).status, 403, "no account was made");
+  });
+
+  it("creates exactly one account in Synapse from 10 concurrent sign-ups on a one-use token", async () => {
+    await admin.post(tokens(), { token: "just-once", uses_allowed: 1 });
+    const replies = await timed("10 concurrent sign-ups", () =>
+      Promise.all(Array.from({ length: 10 }, (_, i) => signUp(`racer${i}`, "just-once"))),
+    );
+    const won = replies.filter((reply) => reply.status === 200);
+    assert.equal(won.length, 1, JSON.stringify(replies.map((r) => r.body)));
+    for (const reply of replies.filter((r) => r.status !== 200)) assert.equal(reply.status, 403, reply.text);
+    const users = await synapse.admin("GET", "/_synapse/admin/v2/users?name=racer&limit=50");
+    assert.equal(users.body.total, 1, users.text);
+    assert.deepEqual([(await onSynapse("just-once")).pending, (await onSynapse("just-once")).completed], [0, 1]);
+  });
+
+  it("lets a bot it manages log in, take its token and join a room", async () => {
+    const created = await admin.post(`/api/admin/bots?serverId=${serverId}`, { templateId: "welcome", displayName: "Greeter" });
+    assert.equal(created.status, 201, created.text);
+    const bot = created.body.bot as { id: string; localpart: string; matrixUserId: string };
+    await synapse.registerUser(bot.localpart, "bot-password-1");
+    const botToken = await synapse.login(bot.localpart, "bot-password-1");
+    const set = await admin.patch(`/api/admin/bots/${bot.id}`, { action: "set_token", accessToken: botToken });
+    assert.equal(set.status, 200, set.text);
+    assert.deepEqual(set.body.tokenCheck, { verified: true, userId: bot.matrixUserId });
+    assert.equal(set.body.profileSync.displayname, "ok");
+    const profile = await synapse.call(
+      "GET",
+      `/_matrix/client/v3/profile/${encodeURIComponent(bot.matrixUserId)}`,
+      undefined,
+      botToken,
+    );
+    assert.equal(profile.body.displayname, "Greeter");
+
+    const room = await synapse.call("POST", "/_matrix/client/v3/createRoom", { preset: "public_chat" }, synapse.adminToken);
+    assert.equal(room.status, 200, room.text);
+    const roomId = String(room.body.room_id);
+    assert.equal((await admin.post(`/api/admin/bots/${bot.id}/rooms`, { roomId })).status, 201);
+    const joined = await synapse.call("POST", `/_matrix/client/v3/join/${encodeURIComponent(roomId)}`, {}, botToken);
+    assert.equal(joined.status, 200, joined.text);
+    const members = await synapse.call(
+      "GET",
+      `/_matrix/client/v3/rooms/${encodeURIComponent(roomId)}/joined_members`,
+      undefined,
+      botToken,
+    );
+    assert.ok(bot.matrixUserId in (members.body.joined as Record<string, unknown>));
+    assert.equal((await admin.patch(`/api/admin/bots/${bot.id}`, { action: "activate" })).status, 200);
+    const health = (await admin.get(`/api/admin/integrations/diagnostics?serverId=${serverId}`)).body.diagnostics;
+    assert.equal(health.botHealth[bot.id].tokenValid, true, JSON.stringify(health.botHealth));
+  });
+
+  it("generates an appservice registration that Synapse loads and answers for", async () => {
+    const installed = await admin.post(`/api/admin/integrations?serverId=${serverId}`, { catalogId: "mautrix-whatsapp" });
+    assert.equal(installed.status, 201, installed.text);
+    const integration = installed.body.integration as { id: string; files: { name: string; path: string }[] };
+    const file = integration.files.find((candidate) => candidate.name === "registration.yaml");
+    assert.ok(file);
+    const registration = parse(readFileSync(file.path, "utf8"));
+    const before = await admin.patch(`/api/admin/integrations/${integration.id}`, { action: "health_check" });
+    assert.equal(before.body.health.appservice.registered, false, JSON.stringify(before.body.health));
+
+    synapse.addAppservice(file.path);
+    await synapse.stop();
+    await timed("synapse restart with the appservice", () => synapse.restart());
+
+    const after = await admin.patch(`/api/admin/integrations/${integration.id}`, { action: "health_check" });
+    assert.equal(after.body.health.appservice.registered, true, JSON.stringify(after.body.health));
+    const asUser = await synapse.call(
+      "POST",
+      "/_matrix/client/v3/register",
+      { type: "m.login.application_service", username: "whatsapp_4915550001", inhibit_login: true },
+      registration.as_token,
+    );
+    assert.equal(asUser.status, 200, asUser.text);
+    assert.equal(asUser.body.user_id, "@whatsapp_4915550001:syn.test");
+    const outside = await synapse.call(
+      "POST",
+      "/_matrix/client/v3/register",
+      { type: "m.login.application_service", username: "not-in-namespace", inhibit_login: true },
+      registration.as_token,
+    );
+    assert.equal(outside.body.errcode, "M_EXCLUSIVE", outside.text);
+    // The namespace is exclusive: the portal's public sign-up is refused for it.
+    await admin.post(tokens(), { token: "for-namespace", uses_allowed: 5 });
+    const reserved = await signUp("whatsapp_someone", "for-namespace");
+    assert.deepEqual([reserved.status, reserved.body.errorCode], [400, "M_EXCLUSIVE"]);
+    const check = await portal
+      .client({ ip: nextIp() })
+      .get(`/api/register/username-available?username=whatsappbot&serverId=${serverId}`);
+    assert.equal(check.body.errorCode, "M_EXCLUSIVE");
+  });
+
+  it("gives clear errors and changes nothing while Synapse is stopped, and works again once it is back", async () => {
+    await admin.post(tokens(), { token: "before-outage", uses_allowed: 4, label: "kept" });
+    await synapse.stop();
+    const create = await admin.post(tokens(), { token: "during-outage", label: "lost" });
+    assert.ok(create.status >= 500 && create.status < 600, create.text);
+    assert.equal(typeof create.body.error, "string");
+    const update = await admin.put(tokens("/before-outage"), { label: "changed", uses_allowed: 1 });
+    assert.ok(update.status >= 500, update.text);
+    const list = await admin.get(tokens());
+    assert.ok(list.status >= 500, list.text);
+    const signUpDuring = await signUp("carol", "before-outage");
+    assert.equal(signUpDuring.status, 503, signUpDuring.text);
+    assert.equal(signUpDuring.body.success, false);
+    const diagnostics = await admin.patch(`/api/admin/servers/${serverId}`, { action: "diagnostics" });
+    assert.equal(diagnostics.body.diagnostics.homeserverReachable, false);
+
+    await timed("synapse restart after the outage", () => synapse.restart());
+    const one = await admin.get(tokens("/before-outage"));
+    assert.deepEqual([one.status, one.body.token.label, one.body.token.uses_allowed], [200, "kept", 4], "nothing changed");
+    assert.equal((await admin.get(tokens("/during-outage"))).status, 404, "nothing was created");
+    const listed = (await admin.get(tokens())).body.tokens as { token: string }[];
+    assert.ok(!listed.some((row) => row.token === "during-outage"));
+    const after = await signUp("carol", "before-outage");
+    assert.deepEqual(after.body, { success: true, userId: "@carol:syn.test" });
+    const healthy = await admin.patch(`/api/admin/servers/${serverId}`, { action: "diagnostics" });
+    assert.deepEqual(healthy.body.diagnostics.errors, []);
+  });
+});
