@@ -81,6 +81,26 @@ describe("the portal manages a real Synapse", () => {
     assert.equal(diagnostics.serverName, SERVER_NAME);
     const server = (await admin.get(`/api/admin/servers/${serverId}`)).body.server;
     assert.equal(server.lastDiagOk, true);
+
+    // A token of a user who is not a server admin, then one that was logged out: named as Synapse refuses them.
+    const plain = await synapse.registerUser("not-an-admin", "not-an-admin-password");
+    const rotate = (adminToken: string) => admin.patch(`/api/admin/servers/${serverId}`, { action: "rotate_token", adminToken });
+    assert.equal((await rotate(plain.access_token)).status, 200);
+    const notAdmin = (await admin.patch(`/api/admin/servers/${serverId}`, { action: "diagnostics" })).body.diagnostics;
+    assert.deepEqual([notAdmin.homeserverReachable, notAdmin.adminApiReachable], [true, false]);
+    assert.ok(
+      notAdmin.errors.some((error: string) => error.includes("M_FORBIDDEN")),
+      JSON.stringify(notAdmin.errors),
+    );
+    assert.equal((await synapse.call("POST", "/_matrix/client/v3/logout", {}, plain.access_token)).status, 200);
+    const loggedOut = (await admin.patch(`/api/admin/servers/${serverId}`, { action: "diagnostics" })).body.diagnostics;
+    assert.ok(
+      loggedOut.errors.some((error: string) => error.includes("M_UNKNOWN_TOKEN")),
+      JSON.stringify(loggedOut.errors),
+    );
+    assert.equal((await admin.get(tokens())).status, 502, "the token list says the homeserver refused");
+    assert.equal((await rotate(synapse.adminToken)).status, 200);
+    assert.equal((await admin.get(tokens())).status, 200);
   });
 
   it("creates, lists, reads, updates, disables and deletes registration tokens on Synapse, with labels and notes", async () => {
@@ -193,9 +213,25 @@ describe("the portal manages a real Synapse", () => {
       .client({ ip: nextIp() })
       .get(`/api/register/username-available?username=alice&serverId=${serverId}`);
     assert.deepEqual(free.body, { available: true, username: "alice" });
-    const reply = await timed("sign-up through the portal", () => signUp("alice", "welcome-2"));
+    const validate = (token: string) => portal.client({ ip: nextIp() }).post("/api/register/validate-token", { token, serverId });
+    assert.deepEqual((await validate("welcome-2")).body, { valid: true });
+    assert.deepEqual((await validate("used-up")).body, { valid: false });
+    assert.deepEqual((await validate("zero-uses")).body, { valid: false }, "Synapse itself would say true");
+    assert.deepEqual((await onSynapse("welcome-2")).pending, 0, "validation uses nothing");
+    const reply = await timed("sign-up through the portal", () =>
+      portal.client({ ip: nextIp() }).post("/api/register", {
+        username: "Alice",
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        token: "welcome-2",
+        displayName: "Alice Example",
+        serverId,
+      }),
+    );
     assert.deepEqual(reply.body, { success: true, userId: "@alice:syn.test" });
     assert.equal(reply.status, 200);
+    const profile = await synapse.call("GET", "/_matrix/client/v3/profile/@alice:syn.test", undefined, synapse.adminToken);
+    assert.equal(profile.body.displayname, "Alice Example", "the portal set the display name with the admin token");
     assert.ok(await synapse.login("alice", PASSWORD), "the new account logs in on Synapse");
     assert.deepEqual(
       [(await onSynapse("welcome-2")).pending, (await onSynapse("welcome-2")).completed],
@@ -240,22 +276,38 @@ describe("the portal manages a real Synapse", () => {
   });
 
   it("lets a bot it manages log in, take its token and join a room", async () => {
-    const created = await admin.post(`/api/admin/bots?serverId=${serverId}`, { templateId: "welcome", displayName: "Greeter" });
+    const created = await admin.post(`/api/admin/bots?serverId=${serverId}`, {
+      templateId: "welcome",
+      displayName: "Greeter",
+      avatarUrl: "mxc://syn.test/greeter-avatar",
+    });
     assert.equal(created.status, 201, created.text);
     const bot = created.body.bot as { id: string; localpart: string; matrixUserId: string };
     await synapse.registerUser(bot.localpart, "bot-password-1");
     const botToken = await synapse.login(bot.localpart, "bot-password-1");
-    const set = await admin.patch(`/api/admin/bots/${bot.id}`, { action: "set_token", accessToken: botToken });
+    const setToken = (accessToken: string) => admin.patch(`/api/admin/bots/${bot.id}`, { action: "set_token", accessToken });
+
+    const someoneElse = await setToken(await synapse.login("alice", PASSWORD));
+    assert.equal(someoneElse.status, 400, someoneElse.text);
+    assert.match(someoneElse.body.error, /belongs to @alice:syn\.test/);
+    const stale = (await synapse.registerUser(`${bot.localpart}-old`, "bot-password-1")).access_token;
+    await synapse.call("POST", "/_matrix/client/v3/logout", {}, stale);
+    const refused = await setToken(stale);
+    assert.deepEqual([refused.status, refused.body.errorCode], [400, "M_UNKNOWN_TOKEN"], refused.text);
+
+    const set = await setToken(botToken);
     assert.equal(set.status, 200, set.text);
     assert.deepEqual(set.body.tokenCheck, { verified: true, userId: bot.matrixUserId });
-    assert.equal(set.body.profileSync.displayname, "ok");
-    const profile = await synapse.call(
-      "GET",
-      `/_matrix/client/v3/profile/${encodeURIComponent(bot.matrixUserId)}`,
-      undefined,
-      botToken,
-    );
-    assert.equal(profile.body.displayname, "Greeter");
+    assert.deepEqual(set.body.profileSync, { displayname: "ok", avatar_url: "ok" });
+    const profileUrl = `/_matrix/client/v3/profile/${encodeURIComponent(bot.matrixUserId)}`;
+    const profile = await synapse.call("GET", profileUrl, undefined, botToken);
+    assert.deepEqual([profile.body.displayname, profile.body.avatar_url], ["Greeter", "mxc://syn.test/greeter-avatar"]);
+    const cleared = await admin.put(`/api/admin/bots/${bot.id}`, { displayName: "Greeter Bot", avatarUrl: null });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.deepEqual(cleared.body.profileSync, { displayname: "ok", avatar_url: "ok" }, cleared.text);
+    const afterClear = await synapse.call("GET", profileUrl, undefined, botToken);
+    assert.equal(afterClear.body.displayname, "Greeter Bot");
+    assert.ok(!afterClear.body.avatar_url, `the avatar is removed on Synapse: ${afterClear.text}`);
 
     const room = await synapse.call("POST", "/_matrix/client/v3/createRoom", { preset: "public_chat" }, synapse.adminToken);
     assert.equal(room.status, 200, room.text);
@@ -276,21 +328,48 @@ describe("the portal manages a real Synapse", () => {
   });
 
   it("generates an appservice registration that Synapse loads and answers for", async () => {
-    const installed = await admin.post(`/api/admin/integrations?serverId=${serverId}`, { catalogId: "mautrix-whatsapp" });
-    assert.equal(installed.status, 201, installed.text);
-    const integration = installed.body.integration as { id: string; files: { name: string; path: string }[] };
+    type Installed = { id: string; catalogId: string; files: { name: string; path: string; purpose: string }[] };
+    const install = async (catalogId: string) => {
+      const reply = await admin.post(`/api/admin/integrations?serverId=${serverId}`, { catalogId });
+      assert.equal(reply.status, 201, `${catalogId}: ${reply.text}`);
+      return reply.body.integration as Installed;
+    };
+    const healthOf = async (integration: Installed) =>
+      (await admin.patch(`/api/admin/integrations/${integration.id}`, { action: "health_check" })).body.health;
+    const integration = await install("mautrix-whatsapp");
+    // The double-puppet registration (url null, a non-exclusive namespace over every user) is loaded too.
+    const doublePuppet = await admin.put(`/api/admin/integrations/${integration.id}`, { config: { doublePuppet: true } });
+    assert.equal(doublePuppet.status, 200, doublePuppet.text);
+    integration.files = doublePuppet.body.integration.files;
     const file = integration.files.find((candidate) => candidate.name === "registration.yaml");
     assert.ok(file);
     const registration = parse(readFileSync(file.path, "utf8"));
-    const before = await admin.patch(`/api/admin/integrations/${integration.id}`, { action: "health_check" });
-    assert.equal(before.body.health.appservice.registered, false, JSON.stringify(before.body.health));
+    assert.equal((await healthOf(integration)).appservice.registered, false);
 
-    synapse.addAppservice(file.path);
+    // Every other catalog entry that generates an appservice registration, loaded at once.
+    const catalog = (await admin.get("/api/admin/integrations?view=catalog")).body.catalog as { id: string }[];
+    const others: Installed[] = [];
+    for (const entry of catalog.filter((candidate) => candidate.id !== "mautrix-whatsapp")) {
+      const installed = await install(entry.id);
+      if (installed.files.some((candidate) => candidate.purpose === "registration")) others.push(installed);
+    }
+    const registrations = [integration, ...others].flatMap((installed) =>
+      installed.files.filter((candidate) => candidate.purpose === "registration").map((candidate) => candidate.path),
+    );
+    assert.ok(registrations.length >= 4, registrations.join(" "));
+    for (const path of registrations) synapse.addAppservice(path);
     await synapse.stop();
-    await timed("synapse restart with the appservice", () => synapse.restart());
+    await timed("synapse restart with the appservices", () => synapse.restart());
 
-    const after = await admin.patch(`/api/admin/integrations/${integration.id}`, { action: "health_check" });
-    assert.equal(after.body.health.appservice.registered, true, JSON.stringify(after.body.health));
+    for (const installed of [integration, ...others]) {
+      const health = await healthOf(installed);
+      assert.equal(health.appservice?.registered, true, `${installed.catalogId}: ${JSON.stringify(health)}`);
+    }
+    const whatsapp = await healthOf(integration);
+    assert.equal(whatsapp.doublePuppet?.registered, true, JSON.stringify(whatsapp));
+    console.log(
+      `appservice registrations loaded by Synapse: ${others.map((o) => o.catalogId).join(", ")}, mautrix-whatsapp (+ double puppet)`,
+    );
     const asUser = await synapse.call(
       "POST",
       "/_matrix/client/v3/register",
