@@ -11,6 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
 import type { PortalClient } from "../support/portal-client.ts";
 import { nextIp, removeDataDir, startTestPortal, type TestPortal } from "../support/portal-harness.ts";
+import { CutProxy } from "./support/cut-proxy.ts";
 import { Synapse } from "./support/synapse.ts";
 
 const SERVER_NAME = "syn.test";
@@ -421,5 +422,74 @@ describe("the portal manages a real Synapse", () => {
     assert.deepEqual(after.body, { success: true, userId: "@carol:syn.test" });
     const healthy = await admin.patch(`/api/admin/servers/${serverId}`, { action: "diagnostics" });
     assert.deepEqual(healthy.body.diagnostics.errors, []);
+  });
+
+  it("gives clear errors and changes nothing locally when Synapse dies in the middle of a write or a sign-up", async () => {
+    const proxy = await CutProxy.start(synapse.url);
+    try {
+      const created = await admin.post("/api/admin/servers", {
+        name: "Synapse behind a cut",
+        slug: "cut-synapse",
+        serverName: SERVER_NAME,
+        internalUrl: proxy.url,
+        publicUrl: `https://matrix.${SERVER_NAME}`,
+        adminToken: synapse.adminToken,
+      });
+      assert.equal(created.status, 201, created.text);
+      const cutId = created.body.server.id as string;
+      assert.equal((await admin.patch(`/api/admin/servers/${cutId}`, { action: "enable" })).status, 200);
+      const cutTokens = (path = "") => `/api/admin/tokens${path}?serverId=${cutId}`;
+
+      // Synapse creates the token, then dies before answering.
+      const dies = proxy.cutAfterAnswer(
+        (method, path) => method === "POST" && path.endsWith("/registration_tokens/new"),
+        () => synapse.stop(),
+      );
+      const create = await admin.post(cutTokens(), { token: "cut-create", uses_allowed: 2, label: "cut" });
+      await dies;
+      assert.equal(create.status, 502, create.text);
+      assert.equal(create.body.errorCode, "HOMESERVER_UNREACHABLE");
+      await timed("synapse restart after a cut", () => synapse.restart());
+      const after = (await admin.get(cutTokens("/cut-create"))).body.token;
+      assert.deepEqual([after.uses_allowed, after.label], [2, null], "Synapse has the token; the portal stored no label");
+      assert.match((await admin.post(cutTokens(), { token: "cut-create" })).text, /already exists/);
+
+      // A sign-up: Synapse takes the token stage (a pending use), then dies before answering.
+      await admin.post(cutTokens(), { token: "cut-sign-up", uses_allowed: 1 });
+      const stops = proxy.cutAfterAnswer(
+        (method, path, body) =>
+          method === "POST" && path.startsWith("/_matrix/client/v3/register") && body.includes("registration_token"),
+        () => synapse.stop(),
+      );
+      const interrupted = await portal.client({ ip: nextIp() }).post("/api/register", {
+        username: "dave",
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        token: "cut-sign-up",
+        serverId: cutId,
+      });
+      await stops;
+      assert.deepEqual([interrupted.status, interrupted.body.success], [503, false], interrupted.text);
+      assert.match(interrupted.body.error, /not reachable/);
+      await synapse.restart();
+      const recent = (await admin.get(`/api/admin/stats?serverId=${cutId}`)).body;
+      assert.equal(recent.recentRegistrations, 0, "no local registration");
+      assert.equal((await synapse.admin("GET", "/_synapse/admin/v1/username_available?username=dave")).status, 200, "no account");
+      // Synapse keeps the UIA session (and its pending use) in its database: the one-use token stays taken.
+      assert.deepEqual([(await onSynapse("cut-sign-up")).pending, (await onSynapse("cut-sign-up")).completed], [1, 0]);
+      const retry = await signUp("dave", "cut-sign-up");
+      assert.deepEqual([retry.status, retry.body.error], [403, "This registration token has no uses left."]);
+
+      // A frozen Synapse (accepts connections, never answers): the portal answers within its time limit.
+      synapse.freeze(true);
+      const started = performance.now();
+      const frozen = await admin.get(cutTokens("/cut-create")).finally(() => synapse.freeze(false));
+      timings["token read with Synapse frozen"] = Math.round(performance.now() - started);
+      assert.equal(frozen.status, 502, frozen.text);
+      assert.ok(performance.now() - started < 15_000);
+      assert.equal((await admin.get(cutTokens("/cut-create"))).status, 200, "works again without a portal restart");
+    } finally {
+      await proxy.close();
+    }
   });
 });

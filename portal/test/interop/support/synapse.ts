@@ -151,6 +151,11 @@ export class Synapse {
     await Promise.race([waitForHttp(`${this.url}/_matrix/client/versions`, 120_000), exited]);
   }
 
+  /** Freezes (SIGSTOP) or thaws (SIGCONT) the process: connections are accepted by the kernel, nothing answers. */
+  freeze(frozen: boolean): void {
+    this.#child?.kill(frozen ? "SIGSTOP" : "SIGCONT");
+  }
+
   /** Stops Synapse (SIGTERM; SIGKILL after 30 s). */
   async stop(): Promise<void> {
     const child = this.#child;
