@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type HomeserverSimulator, startHomeserverSimulator } from "../../src/homeserver-simulator/index.ts";
-import { type Observation, runProbes } from "./support/homeserver-probes.ts";
+import { type Observation, PROBE_APPSERVICE, runProbes } from "./support/homeserver-probes.ts";
 import { artifactsDir, Synapse } from "./support/synapse.ts";
 
 const SERVER_NAME = "syn.test";
@@ -18,10 +18,12 @@ describe("the homeserver simulator answers like Synapse", () => {
   let synapse: Synapse;
   let simulator: HomeserverSimulator;
   before(async () => {
-    [synapse, simulator] = await Promise.all([
-      Synapse.start({ name: "synapse-simulator", serverName: SERVER_NAME }),
-      startHomeserverSimulator({ serverName: SERVER_NAME, rateLimit: false }),
-    ]);
+    simulator = await startHomeserverSimulator({
+      serverName: SERVER_NAME,
+      rateLimit: false,
+      appserviceRegistrations: [PROBE_APPSERVICE],
+    });
+    synapse = await Synapse.start({ name: "synapse-simulator", serverName: SERVER_NAME, appservices: [PROBE_APPSERVICE] });
   });
   after(async () => {
     await simulator?.close();

@@ -15,6 +15,22 @@ export interface ProbeTarget {
   userToken: string;
 }
 
+/** The appservice both servers load ({@link PROBE_APPSERVICE}): its tokens and namespace. */
+export const PROBE_AS_TOKEN = "probe-as-token-0123456789abcdef";
+
+/** A registration as the portal writes them (docs/homeserver-simulator.md lists what Synapse checks in it). */
+export const PROBE_APPSERVICE = `id: probe-bridge
+url: null
+as_token: ${PROBE_AS_TOKEN}
+hs_token: probe-hs-token-0123456789abcdef
+sender_localpart: probebridgebot
+rate_limited: false
+namespaces:
+  users:
+    - regex: '@probe_as_.*:syn\\.test'
+      exclusive: true
+`;
+
 /** What a server answered to one probe. */
 export interface Observation {
   name: string;
@@ -170,6 +186,72 @@ export async function runProbes(target: ProbeTarget, now: () => number): Promise
   }
   await send("username_available: no username", "GET", "/_synapse/admin/v1/username_available");
   await send("username_available: not ascii", "GET", available("é"));
+  // An appservice: its as_token, its exclusive namespace, registration through it.
+  const asToken = PROBE_AS_TOKEN;
+  const asRegister = (username: string, extra: Record<string, unknown> = {}) => ({
+    type: "m.login.application_service",
+    username,
+    ...extra,
+  });
+  await send("as: whoami", "GET", "/_matrix/client/v3/account/whoami", { token: asToken });
+  await send("as: whoami as an unregistered user", "GET", "/_matrix/client/v3/account/whoami?user_id=@probe_as_1:syn.test", {
+    token: asToken,
+  });
+  await send(
+    "as: whoami as a user outside its namespace",
+    "GET",
+    "/_matrix/client/v3/account/whoami?user_id=@probe_zero:syn.test",
+    {
+      token: asToken,
+    },
+  );
+  await send("as: register in the namespace", "POST", REGISTER, {
+    token: asToken,
+    body: asRegister("probe_as_1", { inhibit_login: true }),
+  });
+  await send("as: register again", "POST", REGISTER, { token: asToken, body: asRegister("probe_as_1", { inhibit_login: true }) });
+  await send("as: register with login", "POST", REGISTER, { token: asToken, body: asRegister("probe_as_2") });
+  await send("as: register outside the namespace", "POST", REGISTER, {
+    token: asToken,
+    body: asRegister("probe_outside", { inhibit_login: true }),
+  });
+  await send("as: register with an unknown token", "POST", REGISTER, {
+    token: "probe-unknown-as-token",
+    body: asRegister("probe_as_3", { inhibit_login: true }),
+  });
+  await send("as: register without a token", "POST", REGISTER, { token: null, body: asRegister("probe_as_3") });
+  await send("as: a token on a normal registration", "POST", REGISTER, { token: asToken, body: { username: "probe_as_4" } });
+  await send("as: whoami as a registered user", "GET", "/_matrix/client/v3/account/whoami?user_id=@probe_as_1:syn.test", {
+    token: asToken,
+  });
+  await send("register: a name in the exclusive namespace", "POST", REGISTER, {
+    token: null,
+    body: { username: "probe_as_5", password: "probe-password-1" },
+  });
+  await send("username_available: in the exclusive namespace", "GET", available("probe_as_5"));
+
+  // Profiles: the admin sets a user's, a user only their own.
+  const profile = (user: string, field = "") => `/_matrix/client/v3/profile/${encodeURIComponent(user)}${field}`;
+  await send("profile: admin sets another user's displayname", "PUT", profile("@probe_zero:syn.test", "/displayname"), {
+    body: { displayname: "Probe Zero" },
+  });
+  await send("profile: read it", "GET", profile("@probe_zero:syn.test"));
+  await send("profile: admin clears an avatar with ''", "PUT", profile("@probe_zero:syn.test", "/avatar_url"), {
+    body: { avatar_url: "" },
+  });
+  await send("profile: a user sets another user's", "PUT", profile("@probe_zero:syn.test", "/displayname"), {
+    token: target.userToken,
+    body: { displayname: "Not Mine" },
+  });
+  await send("profile: displayname null", "PUT", profile("@probe_zero:syn.test", "/displayname"), {
+    body: { displayname: null },
+  });
+  await send("profile: no such user", "GET", profile("@probe_nobody:syn.test"));
+  await send("profile: a field of no such user", "GET", profile("@probe_nobody:syn.test", "/displayname"));
+  await send("profile: of a user made by an appservice", "GET", profile("@probe_as_1:syn.test"));
+  await send("profile: of a user made by sign-up", "GET", profile("@probe_zero:syn.test", "/displayname"));
+  await send("profile: avatar never set", "GET", profile("@probe_as_1:syn.test", "/avatar_url"));
+  await send("profile: not a user id", "GET", profile("not-a-user-id"));
   await send("whoami: admin", "GET", "/_matrix/client/v3/account/whoami", {
     keep: (body) => ({ ...body, user_id: typeof body.user_id === "string" && body.user_id.startsWith("@admin:") }),
   });

@@ -13,7 +13,7 @@ import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "../../../../lib/testing/fixtures.ts";
-import { freePort, waitForHttp } from "../../../../lib/testing/processes.ts";
+import { freePort } from "../../../../lib/testing/processes.ts";
 
 const root = fileURLToPath(new URL("../../../..", import.meta.url));
 const python = join(root, ".cache", "interop", "synapse", "bin", "python");
@@ -23,6 +23,8 @@ export const artifactsDir = join(root, "test-artifacts", "interop");
 export interface SynapseOptions {
   name: string;
   serverName: string;
+  /** Appservice registrations (YAML text) loaded from the first start on. */
+  appservices?: string[];
 }
 
 /**
@@ -103,6 +105,11 @@ export class Synapse {
       randomBytes(24).toString("hex"),
       join(artifactsDir, `${options.name}.synapse.log`),
     );
+    (options.appservices ?? []).forEach((text, index) => {
+      const file = join(dir.path, `appservice-${index}.yaml`);
+      writeFileSync(file, text);
+      synapse.#appservices.push(file);
+    });
     synapse.#writeConfig();
     const keys = spawnSync(python, ["-m", "synapse.app.homeserver", "-c", synapse.configFile, "--generate-keys"], {
       encoding: "utf8",
@@ -144,11 +151,18 @@ export class Synapse {
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
     this.#child = child;
-    const exited = once(child, "exit").then(([code]) => {
-      throw new Error(`Synapse exited (${code}) while starting; see ${this.logFile}`);
-    });
-    exited.catch(() => undefined);
-    await Promise.race([waitForHttp(`${this.url}/_matrix/client/versions`, 120_000), exited]);
+    // Polled until it answers, or until the process has exited (a refused configuration ends it at once).
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        this.#child = undefined;
+        throw new Error(`Synapse exited (${child.exitCode ?? child.signalCode}) while starting; see ${this.logFile}`);
+      }
+      const answer = await fetch(`${this.url}/_matrix/client/versions`).catch(() => undefined);
+      if (answer?.status === 200) return;
+      if (Date.now() > deadline) throw new Error(`Synapse did not answer within 120 s; see ${this.logFile}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** Freezes (SIGSTOP) or thaws (SIGCONT) the process: connections are accepted by the kernel, nothing answers. */
