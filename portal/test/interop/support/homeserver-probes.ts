@@ -179,6 +179,82 @@ export async function runProbes(target: ProbeTarget, now: () => number): Promise
     }),
   });
 
+  // The finer rules of the interactive-auth registration.
+  await send("create: a token for the flow rules", "POST", `${ADMIN}/new`, { body: { token: "probe-flow", uses_allowed: 20 } });
+  const open = async (name: string, body: Record<string, unknown>, path = REGISTER) => {
+    const reply = await send(name, "POST", path, { token: null, body });
+    return String(reply.body.session);
+  };
+  const tokenStage = (session: string, token = "probe-flow") => ({
+    auth: { type: "m.login.registration_token", token, session },
+  });
+  const dummy = (session: string) => ({ auth: { type: "m.login.dummy", session } });
+  await send("register: ?kind=guest", "POST", `${REGISTER}?kind=guest`, { token: null, body: {} });
+  await send("register: ?kind=other", "POST", `${REGISTER}?kind=other`, { token: null, body: {} });
+  await send("register: username not a string", "POST", REGISTER, { token: null, body: { username: 5, password: "x" } });
+  await send("register: password over 512", "POST", REGISTER, {
+    token: null,
+    body: { username: "probe_long", password: "x".repeat(513) },
+  });
+  await send("register: unknown session", "POST", REGISTER, { token: null, body: dummy("probe-no-such-session") });
+  const moved = await open("register: session for the same-URI rule", { username: "probe_uri", password: "probe-password-1" });
+  await send("register: same session on r0", "POST", "/_matrix/client/r0/register", { token: null, body: tokenStage(moved) });
+  const reversed = await open("register: session for dummy first", {
+    username: "probe_order",
+    password: "probe-password-1",
+    inhibit_login: true,
+  });
+  await send("register: dummy first", "POST", REGISTER, { token: null, body: dummy(reversed) });
+  await send("register: then the token (inhibit_login)", "POST", REGISTER, { token: null, body: tokenStage(reversed) });
+  await send("register: replay of the completing request", "POST", REGISTER, { token: null, body: tokenStage(reversed) });
+  await send("register: another name in the completed session", "POST", REGISTER, {
+    token: null,
+    body: { username: "probe_other", password: "probe-password-1", ...tokenStage(reversed) },
+  });
+  const noPassword = await open("register: session without a password", { username: "probe_nopass" });
+  await send("register: token stage without a password", "POST", REGISTER, { token: null, body: tokenStage(noPassword) });
+  await send("register: complete without a password", "POST", REGISTER, { token: null, body: dummy(noPassword) });
+  const first = await open("register: session A for a contested name", {
+    username: "probe_race",
+    password: "probe-password-1",
+    inhibit_login: true,
+  });
+  await send("register: A passes the token stage", "POST", REGISTER, { token: null, body: tokenStage(first) });
+  const second = await open("register: session B for the same name", {
+    username: "probe_race",
+    password: "probe-password-1",
+    inhibit_login: true,
+  });
+  await send("register: B passes the token stage", "POST", REGISTER, { token: null, body: tokenStage(second) });
+  await send("register: B completes", "POST", REGISTER, { token: null, body: dummy(second) });
+  await send("register: A completes on a taken name", "POST", REGISTER, { token: null, body: dummy(first) });
+  await send("token: A's use is still pending", "GET", `${ADMIN}/probe-flow`);
+  await send("register: A retries with another name", "POST", REGISTER, {
+    token: null,
+    body: { username: "probe_race2", password: "probe-password-1", inhibit_login: true, ...dummy(first) },
+  });
+  await send("create: a token deleted mid-flow", "POST", `${ADMIN}/new`, { body: { token: "probe-deleted", uses_allowed: 1 } });
+  const orphan = await open("register: session for a deleted token", {
+    username: "probe_orphan",
+    password: "probe-password-1",
+    inhibit_login: true,
+  });
+  await send("register: stage with the token", "POST", REGISTER, { token: null, body: tokenStage(orphan, "probe-deleted") });
+  await send("delete: the token mid-flow", "DELETE", `${ADMIN}/probe-deleted`);
+  await send("register: complete after the token was deleted", "POST", REGISTER, { token: null, body: dummy(orphan) });
+  await send(
+    "username_available: the user of the deleted token",
+    "GET",
+    "/_synapse/admin/v1/username_available?username=probe_orphan",
+  );
+  await send("register: replay after the token was deleted", "POST", REGISTER, { token: null, body: dummy(orphan) });
+  const numeric = await open("register: session without a username", { password: "probe-password-1", inhibit_login: true });
+  await send("register: token stage, no username", "POST", REGISTER, { token: null, body: tokenStage(numeric) });
+  await send("register: a numeric user id", "POST", REGISTER, { token: null, body: dummy(numeric) });
+  await send("register/available (public)", "GET", "/_matrix/client/v3/register/available?username=probe_public", {
+    token: null,
+  });
+
   // Username rules (admin check: no rate limit).
   const available = (username: string) => `/_synapse/admin/v1/username_available?username=${encodeURIComponent(username)}`;
   for (const username of ["probe_free", "probe_zero", "PROBE_ZERO", "Upper", "_under", "12345", "with space", ""]) {
