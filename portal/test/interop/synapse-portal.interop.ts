@@ -60,8 +60,10 @@ describe("the portal manages a real Synapse", () => {
 
   const tokens = (path = "") => `/api/admin/tokens${path}?serverId=${serverId}`;
   const onSynapse = async (token: string) => (await synapse.admin("GET", `/_synapse/admin/v1/registration_tokens/${token}`)).body;
-  const signUp = (username: string, token: string, ip = nextIp()) =>
-    portal.client({ ip }).post("/api/register", { username, password: PASSWORD, confirmPassword: PASSWORD, token, serverId });
+  const signUp = (username: string, token: string, ip = nextIp(), server = serverId) =>
+    portal
+      .client({ ip })
+      .post("/api/register", { username, password: PASSWORD, confirmPassword: PASSWORD, token, serverId: server });
 
   it("diagnoses Synapse as healthy: versions, admin API, token API, registration flows", async () => {
     const reply = await admin.patch(`/api/admin/servers/${serverId}`, { action: "diagnostics" });
@@ -479,6 +481,21 @@ describe("the portal manages a real Synapse", () => {
       assert.deepEqual([(await onSynapse("cut-sign-up")).pending, (await onSynapse("cut-sign-up")).completed], [1, 0]);
       const retry = await signUp("dave", "cut-sign-up");
       assert.deepEqual([retry.status, retry.body.error], [403, "This registration token has no uses left."]);
+
+      // Another admin deletes the token while a sign-up with it runs: Synapse makes the account, then fails to book
+      // the use (404 "No row found (registration_tokens)"); the portal replays the step and reports the account.
+      await admin.post(cutTokens(), { token: "cut-deleted", uses_allowed: 3 });
+      const deletes = proxy.beforeForward(
+        (method, path, body) =>
+          method === "POST" && path.startsWith("/_matrix/client/v3/register") && body.includes("m.login.dummy"),
+        async () => {
+          assert.equal((await synapse.admin("DELETE", "/_synapse/admin/v1/registration_tokens/cut-deleted")).status, 200);
+        },
+      );
+      const raced = await signUp("erin", "cut-deleted", nextIp(), cutId);
+      await deletes;
+      assert.deepEqual(raced.body, { success: true, userId: "@erin:syn.test" });
+      assert.ok(await synapse.login("erin", PASSWORD), "the account exists and logs in");
 
       // A frozen Synapse (accepts connections, never answers): the portal answers within its time limit.
       synapse.freeze(true);

@@ -2,7 +2,8 @@
  * An HTTP forwarder between the portal and Synapse that can make Synapse fail in the middle of an operation: the
  * chosen request reaches Synapse and is carried out there, then (before its answer is passed on) the test's action
  * runs (stopping Synapse) and the portal's connection is dropped without an answer, as when a homeserver dies
- * after committing a change. Every other request is passed through unchanged.
+ * after committing a change. A request can also be held until an action has run (another admin changing something
+ * at that moment). Every other request is passed through unchanged.
  */
 import { createServer, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +12,7 @@ type Match = (method: string, path: string, body: string) => boolean;
 
 export class CutProxy {
   #cut: { match: Match; action: () => Promise<void>; done: () => void } | undefined;
+  #before: { match: Match; action: () => Promise<void>; done: () => void } | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -26,6 +28,12 @@ export class CutProxy {
       const path = incoming.url ?? "/";
       const cut = proxy?.#cut?.match(method, path, body.toString("utf8")) ? proxy.#cut : undefined;
       if (cut) proxy.#cut = undefined;
+      const before = proxy?.#before?.match(method, path, body.toString("utf8")) ? proxy.#before : undefined;
+      if (before) {
+        proxy.#before = undefined;
+        await before.action();
+        before.done();
+      }
       const forwarded = request(
         { host: upstream.hostname, port: upstream.port, method, path, headers: { ...incoming.headers, host: upstream.host } },
         async (answer) => {
@@ -52,6 +60,13 @@ export class CutProxy {
   cutAfterAnswer(match: Match, action: () => Promise<void>): Promise<void> {
     return new Promise((done) => {
       this.#cut = { match, action, done };
+    });
+  }
+
+  /** The next request `match` accepts waits until `action` has run, then goes on to Synapse as usual. */
+  beforeForward(match: Match, action: () => Promise<void>): Promise<void> {
+    return new Promise((done) => {
+      this.#before = { match, action, done };
     });
   }
 
