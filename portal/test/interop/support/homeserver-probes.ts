@@ -57,19 +57,21 @@ function normalise(value: unknown, key = ""): unknown {
   return value;
 }
 
+/** Options of one probe: the body (JSON, or `raw` text), the token (the admin's unless given; null for none). */
+export interface ProbeOptions {
+  body?: unknown;
+  raw?: string;
+  token?: string | null;
+  /** What of the answer is compared (default: all of it). */
+  keep?: (body: Record<string, unknown>) => unknown;
+}
+
 /**
- * Runs every probe against one server, in order (later probes use tokens and accounts made by earlier ones).
- * `tag` keeps the two servers' names apart only where a server could otherwise see the other's leftovers; both
- * servers get the same names.
+ * A function that sends one request to `target` and records the answer in `observations` (normalised; a 429 also
+ * with its `Retry-After` header); it returns the raw answer for later probes to build on.
  */
-export async function runProbes(target: ProbeTarget, now: () => number): Promise<Observation[]> {
-  const observations: Observation[] = [];
-  const send = async (
-    name: string,
-    method: string,
-    path: string,
-    options: { body?: unknown; raw?: string; token?: string | null; keep?: (body: Record<string, unknown>) => unknown } = {},
-  ) => {
+export function prober(target: ProbeTarget, observations: Observation[]) {
+  return async (name: string, method: string, path: string, options: ProbeOptions = {}) => {
     const token = options.token === undefined ? target.adminToken : options.token;
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
@@ -81,9 +83,17 @@ export async function runProbes(target: ProbeTarget, now: () => number): Promise
     } catch {
       parsed = { text: text.slice(0, 80) };
     }
-    observations.push({ name, status: response.status, body: normalise(options.keep ? options.keep(parsed) : parsed) });
+    const kept = normalise(options.keep ? options.keep(parsed) : parsed);
+    const retryAfter = response.status === 429 ? { "Retry-After": response.headers.get("retry-after") } : {};
+    observations.push({ name, status: response.status, body: { ...(kept as object), ...retryAfter } });
     return { status: response.status, body: parsed };
   };
+}
+
+/** Runs every probe against one server, in order (later probes use tokens and accounts made by earlier ones). */
+export async function runProbes(target: ProbeTarget, now: () => number): Promise<Observation[]> {
+  const observations: Observation[] = [];
+  const send = prober(target, observations);
   const future = now() + 3_600_000;
   const shape = (body: Record<string, unknown>) => ({
     ...body,

@@ -25,6 +25,8 @@ export interface SynapseOptions {
   serverName: string;
   /** Appservice registrations (YAML text) loaded from the first start on. */
   appservices?: string[];
+  /** Keep Synapse's default rate limits (otherwise they are raised, see `configuration`). */
+  defaultRateLimits?: boolean;
 }
 
 /**
@@ -35,6 +37,15 @@ export interface SynapseOptions {
  */
 function configuration(dir: string, port: number, options: SynapseOptions, secret: string, appservices: string[]) {
   const generous = { per_second: 100, burst_count: 1000 };
+  const limits = options.defaultRateLimits
+    ? {}
+    : {
+        rc_registration: generous,
+        rc_registration_token_validity: generous,
+        rc_login: { address: generous, account: generous, failed_attempts: generous },
+        rc_joins: { local: generous, remote: generous },
+        rc_message: generous,
+      };
   return {
     server_name: options.serverName,
     pid_file: join(dir, "homeserver.pid"),
@@ -60,11 +71,7 @@ function configuration(dir: string, port: number, options: SynapseOptions, secre
     macaroon_secret_key: randomBytes(24).toString("hex"),
     form_secret: randomBytes(24).toString("hex"),
     app_service_config_files: appservices,
-    rc_registration: generous,
-    rc_registration_token_validity: generous,
-    rc_login: { address: generous, account: generous, failed_attempts: generous },
-    rc_joins: { local: generous, remote: generous },
-    rc_message: generous,
+    ...limits,
   };
 }
 
