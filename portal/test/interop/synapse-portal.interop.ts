@@ -22,7 +22,7 @@ describe("the portal manages a real Synapse", () => {
   let portal: TestPortal;
   let admin: PortalClient;
   let serverId: string;
-  const timings: Record<string, number> = {};
+  const timings: Record<string, number | number[]> = {};
   const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
@@ -507,6 +507,40 @@ describe("the portal manages a real Synapse", () => {
       assert.equal((await admin.get(cutTokens("/cut-create"))).status, 200, "works again without a portal restart");
     } finally {
       await proxy.close();
+    }
+  });
+
+  it("waits out Synapse's default registration rate limit, which counts every sign-up the portal makes", async () => {
+    // Every sign-up reaches Synapse from the portal's address, so rc_registration (0.17/s, burst 3) limits the
+    // portal as a whole: the fourth sign-up in a row is delayed, and the portal waits it out inside the session.
+    const limited = await Synapse.start({ name: "synapse-default-limits", serverName: "limits.test", defaultRateLimits: true });
+    try {
+      const created = await admin.post("/api/admin/servers", {
+        name: "Synapse with default limits",
+        slug: "limits-synapse",
+        serverName: "limits.test",
+        internalUrl: limited.url,
+        publicUrl: "https://matrix.limits.test",
+        adminToken: limited.adminToken,
+      });
+      const limitsId = created.body.server.id as string;
+      assert.equal((await admin.patch(`/api/admin/servers/${limitsId}`, { action: "enable" })).status, 200);
+      assert.equal(
+        (await admin.post(`/api/admin/tokens?serverId=${limitsId}`, { token: "four-seats", uses_allowed: 4 })).status,
+        201,
+      );
+      const times: number[] = [];
+      for (let n = 1; n <= 4; n++) {
+        const started = performance.now();
+        const reply = await signUp(`limited${n}`, "four-seats", nextIp(), limitsId);
+        times.push(Math.round(performance.now() - started));
+        assert.deepEqual(reply.body, { success: true, userId: `@limited${n}:limits.test` }, `sign-up ${n}`);
+      }
+      timings["4 sign-ups in a row, default rc_registration (each)"] = times;
+      const tokenRow = (await limited.admin("GET", "/_synapse/admin/v1/registration_tokens/four-seats")).body;
+      assert.deepEqual([tokenRow.pending, tokenRow.completed], [0, 4]);
+    } finally {
+      await limited.remove();
     }
   });
 });
