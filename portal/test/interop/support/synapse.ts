@@ -112,20 +112,26 @@ export class Synapse {
       randomBytes(24).toString("hex"),
       join(artifactsDir, `${options.name}.synapse.log`),
     );
-    (options.appservices ?? []).forEach((text, index) => {
-      const file = join(dir.path, `appservice-${index}.yaml`);
-      writeFileSync(file, text);
-      synapse.#appservices.push(file);
-    });
-    synapse.#writeConfig();
-    const keys = spawnSync(python, ["-m", "synapse.app.homeserver", "-c", synapse.configFile, "--generate-keys"], {
-      encoding: "utf8",
-    });
-    if (keys.status !== 0) throw new Error(`synapse --generate-keys failed: ${keys.stderr}`);
-    await synapse.restart();
-    await synapse.registerUser("admin", "admin-password-interop", true);
-    synapse.#adminToken = await synapse.login("admin", "admin-password-interop");
-    return synapse;
+    try {
+      (options.appservices ?? []).forEach((text, index) => {
+        const file = join(dir.path, `appservice-${index}.yaml`);
+        writeFileSync(file, text);
+        synapse.#appservices.push(file);
+      });
+      synapse.#writeConfig();
+      const keys = spawnSync(python, ["-m", "synapse.app.homeserver", "-c", synapse.configFile, "--generate-keys"], {
+        encoding: "utf8",
+      });
+      if (keys.status !== 0) throw new Error(`synapse --generate-keys failed: ${keys.stderr}`);
+      await synapse.restart();
+      await synapse.registerUser("admin", "admin-password-interop", true);
+      synapse.#adminToken = await synapse.login("admin", "admin-password-interop");
+      return synapse;
+    } catch (error) {
+      // The caller never gets the instance: stop and remove here.
+      await synapse.remove();
+      throw error;
+    }
   }
 
   get configFile(): string {
