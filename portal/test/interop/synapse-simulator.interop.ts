@@ -9,7 +9,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type HomeserverSimulator, startHomeserverSimulator } from "../../src/homeserver-simulator/index.ts";
-import { type Observation, PROBE_APPSERVICE, runProbes } from "./support/homeserver-probes.ts";
+import { PROBE_APPSERVICE, runProbes } from "./support/homeserver-probes.ts";
+import type { Observation } from "./support/probe-runner.ts";
 import { runRateLimitProbes } from "./support/rate-limit-probes.ts";
 import { artifactsDir, Synapse } from "./support/synapse.ts";
 

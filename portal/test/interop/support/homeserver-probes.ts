@@ -2,18 +2,11 @@
  * The same requests sent to Synapse and to the homeserver simulator, with what each answered kept side by side
  * (docs/INTEROP.md "The portal against Synapse"): the registration-token admin API with its edge cases, the auth
  * errors, the interactive-auth registration with its token accounting (`uses_allowed` 0 and null, pending and
- * completed), username rules and token validity. Tokens, sessions and user ids are made the same on both sides
- * where the request names them, and generated values are reduced to their shape, so two answers compare equal
- * exactly when a client could not tell the servers apart (error messages included).
+ * completed) and its finer rules, an appservice's token and namespace, profiles, username rules and token validity.
+ * Both servers get the same names, so two answers compare equal exactly when a client could not tell the servers
+ * apart (error messages included; generated values are reduced to their shape by probe-runner.ts).
  */
-
-/** One homeserver as the probes see it. */
-export interface ProbeTarget {
-  url: string;
-  adminToken: string;
-  /** A valid access token of a user who is not a server admin. */
-  userToken: string;
-}
+import { type Observation, type ProbeTarget, prober } from "./probe-runner.ts";
 
 /** The appservice both servers load ({@link PROBE_APPSERVICE}): its tokens and namespace. */
 export const PROBE_AS_TOKEN = "probe-as-token-0123456789abcdef";
@@ -31,64 +24,8 @@ namespaces:
       exclusive: true
 `;
 
-/** What a server answered to one probe. */
-export interface Observation {
-  name: string;
-  status: number;
-  body: unknown;
-}
-
 const ADMIN = "/_synapse/admin/v1/registration_tokens";
 const REGISTER = "/_matrix/client/v3/register";
-
-/** Values that differ by nature (generated tokens, sessions, device ids) replaced by their shape. */
-function normalise(value: unknown, key = ""): unknown {
-  if (Array.isArray(value)) return value.map((item) => normalise(item));
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([k, v]) => [k, normalise(v, k)]),
-    );
-  }
-  if (typeof value === "string" && (key === "session" || key === "device_id" || key === "access_token")) {
-    return `<${key}>`;
-  }
-  return value;
-}
-
-/** Options of one probe: the body (JSON, or `raw` text), the token (the admin's unless given; null for none). */
-export interface ProbeOptions {
-  body?: unknown;
-  raw?: string;
-  token?: string | null;
-  /** What of the answer is compared (default: all of it). */
-  keep?: (body: Record<string, unknown>) => unknown;
-}
-
-/**
- * A function that sends one request to `target` and records the answer in `observations` (normalised; a 429 also
- * with its `Retry-After` header); it returns the raw answer for later probes to build on.
- */
-export function prober(target: ProbeTarget, observations: Observation[]) {
-  return async (name: string, method: string, path: string, options: ProbeOptions = {}) => {
-    const token = options.token === undefined ? target.adminToken : options.token;
-    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    const response = await fetch(`${target.url}${path}`, { method, headers, body });
-    const text = await response.text();
-    let parsed: Record<string, unknown> = {};
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = { text: text.slice(0, 80) };
-    }
-    const kept = normalise(options.keep ? options.keep(parsed) : parsed);
-    const retryAfter = response.status === 429 ? { "Retry-After": response.headers.get("retry-after") } : {};
-    observations.push({ name, status: response.status, body: { ...(kept as object), ...retryAfter } });
-    return { status: response.status, body: parsed };
-  };
-}
 
 /** Runs every probe against one server, in order (later probes use tokens and accounts made by earlier ones). */
 export async function runProbes(target: ProbeTarget, now: () => number): Promise<Observation[]> {

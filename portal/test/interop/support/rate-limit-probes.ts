@@ -4,7 +4,7 @@
  * (a fixed per-address limiter: one request per 2 s, one more delayed, the rest refused). `retry_after_ms` is
  * rounded to whole seconds: the two servers start their clocks at slightly different moments.
  */
-import { type Observation, type ProbeTarget, prober } from "./homeserver-probes.ts";
+import { type Observation, type ProbeTarget, prober } from "./probe-runner.ts";
 
 const roundRetry = (body: Record<string, unknown>) =>
   typeof body.retry_after_ms === "number" ? { ...body, retry_after_ms: Math.round(body.retry_after_ms / 1000) * 1000 } : body;
