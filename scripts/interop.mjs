@@ -1,7 +1,8 @@
-// `npm run test:interop`: the hub against the Matter reference SDK's controller and a real Home Assistant
-// (docs/INTEROP.md). Outside any namespace it first makes the Python environments (.cache/interop/, pinned, reused
-// while their requirements file is unchanged), then enters private network and mount namespaces, where
-// hub/test/interop/netns.sh gives the run its own test link, and runs hub/test/interop/*.interop.ts.
+// `npm run test:interop`: the hub against the Matter reference SDK's controller and a real Home Assistant, and the
+// portal against a real Synapse (docs/INTEROP.md). Outside any namespace it first makes the Python environments
+// (.cache/interop/, pinned, reused while their requirements file is unchanged), then enters private network and mount
+// namespaces, where hub/test/interop/netns.sh gives the run its own test link, and runs hub/test/interop/*.interop.ts
+// and portal/test/interop/*.interop.ts.
 // Usage: node scripts/interop.mjs [part-of-file-name ...]
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -12,6 +13,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const interopDir = join(root, "hub", "test", "interop");
+const portalInteropDir = join(root, "portal", "test", "interop");
 const cache = join(root, ".cache", "interop");
 const only = process.argv.slice(2);
 /** The whole run, set-up included, is cut off here (the issue's budget is 25 minutes cold). */
@@ -27,9 +29,9 @@ function run(command, args, options = {}) {
   if (result.status !== 0) fail(`${command} ${args.join(" ")} failed (${result.status ?? result.signal})`);
 }
 
-/** A venv per component (the SDK and Home Assistant pin different versions of shared packages). */
-function ensureVenv(name) {
-  const requirements = join(interopDir, `requirements-${name}.txt`);
+/** A venv per component (the SDK, Home Assistant and Synapse pin different versions of shared packages). */
+function ensureVenv(name, dir = interopDir) {
+  const requirements = join(dir, `requirements-${name}.txt`);
   const wanted = createHash("sha256").update(readFileSync(requirements)).digest("hex");
   const venv = join(cache, name);
   const stamp = join(venv, ".requirements.sha256");
@@ -56,16 +58,19 @@ function checkSystem() {
 }
 
 function findTests() {
-  return readdirSync(interopDir)
-    .filter((name) => name.endsWith(".interop.ts"))
-    .filter((name) => only.length === 0 || only.some((part) => name.includes(part)))
-    .sort()
-    .map((name) => relative(root, join(interopDir, name)));
+  return [interopDir, portalInteropDir].flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => name.endsWith(".interop.ts"))
+      .filter((name) => only.length === 0 || only.some((part) => name.includes(part)))
+      .sort()
+      .map((name) => relative(root, join(dir, name))),
+  );
 }
 
 checkSystem();
 ensureVenv("chip");
 ensureVenv("ha");
+ensureVenv("synapse", portalInteropDir);
 const files = findTests();
 if (files.length === 0) fail(`no interop test matches ${only.join(" ")}`);
 

@@ -271,4 +271,25 @@ describe("public registration", () => {
       expiry_time: null,
     });
   });
+
+  it("reports the account Synapse made when the token is deleted during the sign-up (the completing stage fails after it)", async () => {
+    // Synapse 1.163 (docs/INTEROP.md "The portal against Synapse"): the account is created, then using the deleted
+    // token fails with 404 "No row found (registration_tokens)"; a replay in the session returns the user.
+    await createToken({ token: "vanishing", uses_allowed: 3 });
+    let registers = 0;
+    const tokenStage = hs.holdResponses(
+      (r) => r.method === "POST" && r.path === "/_matrix/client/v3/register" && ++registers === 2,
+    );
+    const reply = visitor().post("/api/register", signUp("dora", "vanishing"));
+    while (tokenStage.held() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const deleted = await fetch(`${hs.url}/_synapse/admin/v1/registration_tokens/vanishing`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${hs.adminToken}` },
+    });
+    assert.equal(deleted.status, 200);
+    tokenStage.release();
+    const answer = await reply;
+    assert.ok(userIds().includes("@dora:reg.test"), "the homeserver made the account");
+    assert.deepEqual([answer.status, answer.body], [200, { success: true, userId: "@dora:reg.test" }]);
+  });
 });

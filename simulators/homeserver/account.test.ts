@@ -55,7 +55,7 @@ describe("account, discovery and server behaviour", { concurrency: true }, () =>
     assert.equal((await check("irc_joe")).errcode, "M_EXCLUSIVE");
     assert.deepEqual(await check("é"), { errcode: "M_UNKNOWN", error: "Query parameter 'username' must be ascii" });
     const missing = await call(hs, "GET", AVAILABLE);
-    assert.deepEqual(missing.body, { errcode: "M_MISSING_PARAM", error: "Missing string query parameter username" });
+    assert.deepEqual(missing.body, { errcode: "M_MISSING_PARAM", error: "Missing string query parameter 'username'" });
     assert.deepEqual((await admin(hs, "GET", "/username_available?username=taken")).body.errcode, "M_USER_IN_USE");
     assert.deepEqual((await admin(hs, "GET", "/username_available?username=free")).body, { available: true });
     const closed = await simulator(t, { registrationEnabled: false });

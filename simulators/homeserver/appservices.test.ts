@@ -56,9 +56,9 @@ describe("appservices", { concurrency: true }, () => {
     assert.equal((await as("@whatsapp_123:as.test")).body.user_id, "@whatsapp_123:as.test");
     assert.deepEqual((await as("@whatsapp_999:as.test")).body, {
       errcode: "M_FORBIDDEN",
-      error: "Application service has not registered this user",
+      error: "Application service has not registered this user (@whatsapp_999:as.test)",
     });
-    assert.equal((await as("@admin:as.test")).body.error, "Application service cannot masquerade as this user.");
+    assert.equal((await as("@admin:as.test")).body.error, "Application service cannot masquerade as this user (@admin:as.test).");
     // Ordinary sign-ups inside the exclusive namespace are refused.
     const session = await call(hs, "POST", REGISTER, { body: { username: "whatsapp_5", password: "pw" } });
     assert.equal(session.body.errcode, "M_EXCLUSIVE");

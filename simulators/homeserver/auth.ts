@@ -44,10 +44,11 @@ function appserviceUser(
     return { token: { userId: service.sender, appserviceId: service.id }, user: asUser(service.sender) };
   }
   if (!isInterestedInUser(service, masquerade)) {
-    throw new MatrixError(403, "Application service cannot masquerade as this user.", "M_FORBIDDEN");
+    throw new MatrixError(403, `Application service cannot masquerade as this user (${masquerade}).`, "M_FORBIDDEN");
   }
   const user = state.findUser(masquerade);
-  if (!user) throw new MatrixError(403, "Application service has not registered this user", "M_FORBIDDEN");
+  // synapse/api/auth/base.py names the user in both refusals (checked against Synapse 1.163 in the interop run).
+  if (!user) throw new MatrixError(403, `Application service has not registered this user (${masquerade})`, "M_FORBIDDEN");
   return { token: { userId: user.userId, appserviceId: service.id }, user };
 }
 

@@ -26,7 +26,7 @@ describe("profiles", { concurrency: true }, () => {
       },
     );
     await call(hs, "DELETE", profile("@bot:p.test", "avatar_url"), { token: "bot-token" });
-    assert.deepEqual((await call(hs, "GET", profile("@bot:p.test", "avatar_url"))).body, { avatar_url: null });
+    assert.deepEqual((await call(hs, "GET", profile("@bot:p.test", "avatar_url"))).body, {}, "an unset field is left out");
     await call(hs, "PUT", profile("@bot:p.test", "displayname"), { token: "bot-token", body: { displayname: "" } });
     const gone = await call(hs, "GET", profile("@bot:p.test"));
     assert.deepEqual([gone.status, gone.body.errcode], [404, "M_NOT_FOUND"], "an empty profile is not found");
@@ -53,6 +53,11 @@ describe("profiles", { concurrency: true }, () => {
       body: { displayname: "x" },
     });
     assert.deepEqual(byEve.body, { errcode: "M_FORBIDDEN", error: "Cannot set another user's displayname" });
+    const notAString = await call(hs, "PUT", profile("@bot:p.test", "displayname"), {
+      token: "eve-token",
+      body: { displayname: 5 },
+    });
+    assert.equal(notAString.body.error, "Cannot set another user's displayname", "checked before the value's type");
     assert.equal(
       (await call(hs, "PUT", profile("@bot:p.test", "displayname"), { body: { displayname: "x" } })).body.errcode,
       "M_MISSING_TOKEN",
@@ -64,7 +69,10 @@ describe("profiles", { concurrency: true }, () => {
     const put = (field: string, body: unknown, userId = "@bot:p.test") =>
       call(hs, "PUT", profile(userId, field), { token: "bot-token", body });
     assert.deepEqual((await put("displayname", {})).body, { errcode: "M_MISSING_PARAM", error: "Missing key 'displayname'" });
-    assert.equal((await put("displayname", { displayname: null })).body.error, "'displayname' can not be `null`.");
+    assert.deepEqual((await put("displayname", { displayname: null })).body, {
+      errcode: "M_INVALID_PARAM",
+      error: "'displayname' must be a string",
+    });
     assert.equal((await put("displayname", { displayname: 5 })).body.errcode, "M_INVALID_PARAM");
     assert.equal((await put("displayname", { displayname: "x".repeat(257) })).body.error, "Displayname is too long (max 256)");
     assert.equal(
@@ -76,7 +84,14 @@ describe("profiles", { concurrency: true }, () => {
       (await put("displayname", { displayname: "x" }, "@bot:elsewhere.test")).body.error,
       "User is not hosted on this homeserver",
     );
-    assert.equal((await call(hs, "GET", profile("@nobody:p.test"))).status, 404);
+    assert.deepEqual((await call(hs, "GET", profile("@nobody:p.test"))).body, {
+      errcode: "M_UNKNOWN",
+      error: "No row found (profiles)",
+    });
+    assert.deepEqual((await call(hs, "GET", profile("@nobody:p.test", "displayname"))).body, {
+      errcode: "M_NOT_FOUND",
+      error: "Profile was not found",
+    });
     assert.equal((await call(hs, "POST", profile("@bot:p.test", "displayname"))).status, 405);
   });
 });

@@ -14,6 +14,8 @@ type Field = "displayname" | "avatar_url";
 const isValidUserId = (userId: string) => /^@[^:]+:.+$/.test(userId);
 
 const profileNotFound = () => new MatrixError(404, "Profile was not found", Codes.NOT_FOUND);
+/** `get_profileinfo` reads the row without `allow_none`: the whole profile of an unknown local user is a store error. */
+const noProfileRow = () => new MatrixError(404, "No row found (profiles)");
 
 function read(user: UserRecord, field: Field): string | null {
   return (field === "displayname" ? user.displayName : user.avatarUrl) ?? null;
@@ -25,22 +27,24 @@ function read(user: UserRecord, field: Field): string | null {
  * Reads need no token (`require_auth_for_profile_requests` is off by default). A write needs the user's own token, or
  * a server admin's (who may change any local user); the value must be a string (`null` refused), a display name at
  * most 256 characters (stored trimmed; `""` clears it), an avatar URL at most 1000 characters (`""` clears it).
+ * An unset field reads as `{}`; the whole profile of an unknown local user is 404 `M_UNKNOWN` "No row found
+ * (profiles)", one field of it 404 `M_NOT_FOUND` (both checked against Synapse 1.163 in the interop run).
  */
 export function registerProfileRoutes(app: Hono, ctx: SimulatorContext): void {
   const local = (userId: string) => userId.endsWith(`:${ctx.state.serverName}`);
 
   /** `check_profile_query_allowed` plus the local lookup; remote profiles would need federation. */
-  const lookup = (userId: string): UserRecord => {
+  const lookup = (userId: string, unknown = profileNotFound): UserRecord => {
     if (!isValidUserId(userId)) throw new MatrixError(400, "Invalid user id", Codes.INVALID_PARAM);
     if (!local(userId)) throw new MatrixError(502, "Failed to fetch profile");
     const user = ctx.state.findUser(userId);
-    if (!user) throw profileNotFound();
+    if (!user) throw unknown();
     return user;
   };
 
   route(app, "/_matrix/client/:version{r0|v3|unstable}/profile/:userId", {
     GET: (c) => {
-      const user = lookup(c.req.param("userId") ?? "");
+      const user = lookup(c.req.param("userId") ?? "", noProfileRow);
       if (user.displayName === undefined && user.avatarUrl === undefined) throw profileNotFound();
       return c.json({
         ...(user.displayName === undefined ? {} : { displayname: user.displayName }),
@@ -59,13 +63,13 @@ export function registerProfileRoutes(app: Hono, ctx: SimulatorContext): void {
       const body = await readJsonObject(c);
       if (!(field in body)) throw new MatrixError(400, `Missing key '${field}'`, Codes.MISSING_PARAM);
       value = body[field];
-      if (value === null) throw new MatrixError(400, `'${field}' can not be \`null\`.`, Codes.INVALID_PARAM);
     }
-    if (typeof value !== "string") throw new MatrixError(400, `'${field}' must be a string`, Codes.INVALID_PARAM);
+    // set_displayname / set_avatar_url (synapse/handlers/profile.py) check in this order; null is "not a string".
     if (!local(userId)) throw new MatrixError(400, "User is not hosted on this homeserver");
     if (!byAdmin && userId !== requester.user.userId) {
       throw new MatrixError(400, `Cannot set another user's ${field}`, Codes.FORBIDDEN);
     }
+    if (typeof value !== "string") throw new MatrixError(400, `'${field}' must be a string`, Codes.INVALID_PARAM);
     const target = ctx.state.findUser(userId);
     if (!target) throw profileNotFound();
     if (field === "displayname") {
@@ -83,7 +87,8 @@ export function registerProfileRoutes(app: Hono, ctx: SimulatorContext): void {
   route(app, "/_matrix/client/:version{r0|v3|unstable}/profile/:userId/:field{displayname|avatar_url}", {
     GET: (c) => {
       const field = c.req.param("field") as Field;
-      return c.json({ [field]: read(lookup(c.req.param("userId") ?? ""), field) });
+      const value = read(lookup(c.req.param("userId") ?? ""), field);
+      return c.json(value === null ? {} : { [field]: value });
     },
     PUT: (c) => write(c, c.req.param("field") as Field, false),
     DELETE: (c) => write(c, c.req.param("field") as Field, true),

@@ -132,7 +132,7 @@ describe("registration token accounting", { concurrency: true }, () => {
     await register(hs, tokenStage(session));
     await admin(hs, "DELETE", "/registration_tokens/welcome");
     const failed = await register(hs, dummyStage(session));
-    assert.deepEqual([failed.status, failed.body], [404, { errcode: "M_UNKNOWN", error: "No row found" }]);
+    assert.deepEqual([failed.status, failed.body], [404, { errcode: "M_UNKNOWN", error: "No row found (registration_tokens)" }]);
     assert.ok(hs.users().some((user) => user.userId === "@unlucky:demo.local"));
     const replay = await register(hs, dummyStage(session));
     assert.deepEqual([replay.status, replay.body.user_id], [200, "@unlucky:demo.local"]);

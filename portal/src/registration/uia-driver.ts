@@ -22,8 +22,9 @@ export interface AccountRequest {
  * that the session has not completed, until the homeserver answers 200. Never sends an access token to
  * `/register`; `inhibit_login` keeps the portal from ever holding the user's tokens.
  *
- * Retries stay inside the session: on 429 it waits `retry_after_ms` (within a 10 s budget), and after a network
- * failure it repeats the same request once. Both are safe because Synapse does not count a repeated token stage
+ * Retries stay inside the session: on 429 it waits `retry_after_ms` (within a 10 s budget), after a network
+ * failure it repeats the same request once, and so it does when the completing stage fails with a 404 or a 5xx
+ * (the account may exist: Synapse then answers the replay with it). Both are safe because Synapse does not count a repeated token stage
  * twice and replays a completed registration with the same user id, so a use taken by the token stage is
  * never stranded by a transient error.
  */
@@ -66,14 +67,26 @@ export async function registerAccount(hs: HomeserverClient, account: AccountRequ
     if (stage === undefined) break;
     const auth =
       stage === "m.login.registration_token" ? { type: stage, token: account.token, session } : { type: stage, session };
-    response = await post({ ...params, auth });
+    const body = { ...params, auth };
+    response = await post(body);
     if (response.status === 200) return userIdOf(response);
+    if (completesFlow(flow, completed, stage) && (response.status === 404 || response.status >= 500)) {
+      // Synapse creates the account before it books the token's use: a token deleted meanwhile fails that step
+      // (404 "No row found (registration_tokens)") with the account made. The session remembers the user, so a
+      // replay answers 200 with it (docs/INTEROP.md "The portal against Synapse").
+      const replay = await post(body);
+      if (replay.status === 200) return userIdOf(replay);
+    }
     if (response.status !== 401 || typeof response.body.errcode === "string") throw signUpRefused(response);
     completed = completedOf(response);
   }
   log.error({ flow, completed: [...completed] }, "registration flow did not complete");
   throw homeserverUnavailable();
 }
+
+/** Whether submitting `stage` is the last step: every other stage of the flow is complete. */
+const completesFlow = (flow: readonly string[], completed: ReadonlySet<string>, stage: string) =>
+  flow.every((candidate) => candidate === stage || completed.has(candidate));
 
 function completedOf(response: HomeserverResponse): Set<string> {
   const completed = response.body.completed;
