@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type HomeserverSimulator, startHomeserverSimulator } from "../../src/homeserver-simulator/index.ts";
+import { type HomeserverSimulator, startHomeserverSimulator } from "../../../simulators/homeserver/index.ts";
 import { PROBE_APPSERVICE, runProbes } from "./support/homeserver-probes.ts";
 import type { Observation } from "./support/probe-runner.ts";
 import { runRateLimitProbes } from "./support/rate-limit-probes.ts";
