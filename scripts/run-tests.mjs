@@ -1,5 +1,5 @@
-// The whole suite, run by `npm test` inside scripts/isolate.sh: lint, type-check, build the web UIs, then every
-// *.test.ts through node:test with tsx. Exits non-zero on the first failing step.
+// The whole suite, run by `npm test` inside scripts/isolate.sh: lint, type-check, import rules, build the web UIs,
+// then every *.test.ts through node:test with tsx. Exits non-zero on the first failing step.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync } from "node:fs";
@@ -61,6 +61,7 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 if (only.length === 0) {
   await step("lint (biome)", bin("biome"), ["check", "."]);
   await step("type-check (tsc)", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
+  await step("import rules (dependency-cruiser)", "npm", ["run", "--silent", "lint:imports"]);
 }
 await step("build web UIs (vite)", "npm", ["run", "--silent", "build:web"]);
 

@@ -9,7 +9,7 @@
  */
 
 import type { BridgeTransfer } from "./bridge-export/bridge-transfer.ts";
-import type { detailedHealth } from "./diagnostics/detailed-health.ts";
+import type { detailedHealth } from "./health/detailed-health.ts";
 import type { entityRecord } from "./home-assistant/entity-view.ts";
 
 export type { LogLevel } from "../../lib/logger.ts";

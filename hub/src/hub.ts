@@ -5,6 +5,7 @@ import { type RunningHttpServer, startHttpServer } from "../../lib/http-server.t
 import type { Logger } from "../../lib/logger.ts";
 import { BasicAuth } from "./auth/basic-auth.ts";
 import { ingressProxyOf } from "./auth/client-key.ts";
+import { createBackupFeatures } from "./backup/backup-wiring.ts";
 import { recoverInterruptedRestore } from "./backup/restore-journal.ts";
 import { bridgeFiles, MATTER_DIR } from "./bridges/bridge-files.ts";
 import { BridgeService } from "./bridges/bridge-service.ts";
@@ -14,10 +15,11 @@ import type { HubConfig } from "./config.ts";
 import type { HubContext } from "./context.ts";
 import { startDemoHomeAssistant } from "./demo/demo-home-assistant.ts";
 import { DiagnosticBus } from "./diagnostics/diagnostic-bus.ts";
-import { diagnosticSummary, watchDiagnostics } from "./diagnostics/diagnostic-sources.ts";
+import { watchDiagnostics } from "./diagnostics/diagnostic-sources.ts";
 import { healthSources } from "./diagnostics/health-status.ts";
 import { metricsSources } from "./diagnostics/hub-metrics.ts";
 import { EntityMappingStore } from "./entity-mappings/entity-mapping-store.ts";
+import { diagnosticSummary } from "./health/detailed-health.ts";
 import { HomeAssistantService } from "./home-assistant/home-assistant-service.ts";
 import { createHubApp } from "./http/app.ts";
 import { startLanListener } from "./http/lan-listener.ts";
@@ -193,7 +195,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       health: healthSources({ bridges, homeAssistant }),
       metrics: metricsSources({ startedAt, bridges, homeAssistant, logRing }),
     };
-    const app = createHubApp(ctx);
+    const app = createHubApp(ctx, createBackupFeatures(ctx, { requestRestart: ctx.requestRestart }));
 
     return {
       ctx,

@@ -2,11 +2,15 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { freePort, spawnCaptured, waitForHttp } from "../../lib/testing/processes.ts";
+import { createBackupFeatures } from "../src/backup/backup-wiring.ts";
 import type { HubContext } from "../src/context.ts";
 import { createHubApp } from "../src/http/app.ts";
 import { createTestHub, type TestHub } from "./support/test-context.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The hub's HTTP app as hub.ts composes it (backup, restore and transfer mounted). */
+const appOf = (ctx: HubContext) => createHubApp(ctx, createBackupFeatures(ctx, { requestRestart: ctx.requestRestart }));
 
 const hubs: TestHub[] = [];
 after(async () => {
@@ -64,7 +68,7 @@ describe("hub server", () => {
   });
 
   it("answers the health record with the spec's fields", async () => {
-    const app = createHubApp(await testContext());
+    const app = appOf(await testContext());
     const response = await app.request("/api/health");
     assert.equal(response.status, 200);
     const body = (await response.json()) as Record<string, unknown>;
@@ -80,7 +84,7 @@ describe("hub server", () => {
   });
 
   it("reports degraded with 200 and unhealthy with 503", async () => {
-    const degraded = createHubApp(
+    const degraded = appOf(
       await testContext({
         health: { homeAssistant: () => ({ connected: false }), bridges: () => ({ total: 1, running: 1, stopped: 0, failed: 0 }) },
       }),
@@ -89,7 +93,7 @@ describe("hub server", () => {
     assert.equal(d.status, 200);
     assert.equal(((await d.json()) as { status: string }).status, "degraded");
     assert.equal((await degraded.request("/api/health/ready")).status, 503);
-    const unhealthy = createHubApp(
+    const unhealthy = appOf(
       await testContext({
         health: { homeAssistant: () => ({ connected: true }), bridges: () => ({ total: 2, running: 0, stopped: 0, failed: 2 }) },
       }),
@@ -100,14 +104,14 @@ describe("hub server", () => {
   });
 
   it("answers unknown API paths with 404 and the error shape", async () => {
-    const app = createHubApp(await testContext());
+    const app = appOf(await testContext());
     const response = await app.request("/api/does-not-exist", { method: "POST" });
     assert.equal(response.status, 404);
     assert.deepEqual(await response.json(), { error: "Not found: POST /api/does-not-exist" });
   });
 
   it("serves index.html with the ingress base, and refuses hostile ingress headers", async () => {
-    const app = createHubApp(await testContext());
+    const app = appOf(await testContext());
     const plain = await (await app.request("/")).text();
     assert.match(plain, /<head[^>]*><base href="\/">/);
     const ingress = await app.request("/", { headers: { "X-Ingress-Path": "/api/hassio_ingress/abc" } });
@@ -133,7 +137,7 @@ describe("hub server", () => {
   });
 
   it("only answers allow-listed addresses when an allow-list is configured", async () => {
-    const app = createHubApp(await testContext({}, { HUB_ALLOWED_IPS: "172.30.32.2" }));
+    const app = appOf(await testContext({}, { HUB_ALLOWED_IPS: "172.30.32.2" }));
     const env = { incoming: { socket: { remoteAddress: "192.168.1.20", remoteFamily: "IPv4" } } };
     const refused = await app.request("/api/health", {}, env);
     assert.equal(refused.status, 403);

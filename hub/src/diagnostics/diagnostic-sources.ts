@@ -2,9 +2,7 @@ import type { BridgeService } from "../bridges/bridge-service.ts";
 import type { ActionCaller, ActionOutcome } from "../home-assistant/action-caller.ts";
 import type { HomeAssistantClient } from "../home-assistant/ha-client.ts";
 import { watchBridgeLifecycle } from "./bridge-lifecycle.ts";
-import type { DetailedHealthSources } from "./detailed-health.ts";
 import type { DiagnosticBus } from "./diagnostic-bus.ts";
-import { countBridges, overallStatus } from "./health-status.ts";
 
 /** What the diagnostics sources observe; all of it exists once the hub is built. */
 export interface DiagnosticSources {
@@ -24,23 +22,6 @@ export function watchDiagnostics(bus: DiagnosticBus, sources: DiagnosticSources)
   ];
   return () => {
     for (const off of offs) off();
-  };
-}
-
-/**
- * The "current summary" of a `diagnostic_snapshot`: the overall health status with what it is made of, so a
- * subscriber can draw its header before any event arrives.
- */
-export function diagnosticSummary(sources: DetailedHealthSources & { diagnostics: DiagnosticBus }) {
-  const { connected, state, fatal } = sources.homeAssistant.client.status;
-  const bridges = countBridges(sources.bridges.list());
-  return {
-    status: overallStatus({ connected, fatal }, bridges),
-    homeAssistant: { connected, state, error: fatal ?? null },
-    bridges,
-    recovery: sources.recovery ? { ...sources.recovery.settings, nextAttemptAt: sources.recovery.nextAttemptAt } : null,
-    /** Events published since the hub started, per type (the snapshot's list holds only the recent ones). */
-    eventCounts: sources.diagnostics.counts(),
   };
 }
 

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { HubContext } from "../context.ts";
-import { detailedHealth, type RecoveryStatusSource } from "../diagnostics/detailed-health.ts";
 import { overallStatus } from "../diagnostics/health-status.ts";
+import { detailedHealth, type RecoveryStatusSource } from "./detailed-health.ts";
 
 /**
  * `/api/health`, `/detailed`, `/live`, `/ready`. `recovery` adds the recovery settings and per-bridge attempts to

@@ -1,9 +1,8 @@
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { requestLog } from "../../../lib/request-log.ts";
 import { webUi } from "../../../lib/web-ui.ts";
 import { authSettingsRoutes } from "../auth/auth-settings.routes.ts";
 import { basicAuth } from "../auth/basic-auth.middleware.ts";
-import { createBackupFeatures } from "../backup/backup-wiring.ts";
 import { bridgeRoutes } from "../bridges/bridges.routes.ts";
 import type { HubContext } from "../context.ts";
 import { entityMappingRoutes } from "../entity-mappings/entity-mappings.routes.ts";
@@ -23,8 +22,21 @@ import { ingressBase, ingressProxied, ipAllowList } from "./ingress.ts";
 import { fromLan, lanGuard } from "./lan-listener.ts";
 import { originGuard } from "./origin-guard.ts";
 
+/**
+ * Backup, restore and bridge transfer, built by the composition root (hub.ts, with backup/backup-wiring.ts) and
+ * mounted here. Passed in rather than built here so that imports run backup -> http only.
+ */
+export interface BackupMount {
+  /** Between a restore and the restart, refuses changes. */
+  guard: MiddlewareHandler;
+  /** `/api/bridges/...` export and import. */
+  bridgeRoutes: Hono;
+  /** `/api/backup/...`. */
+  backupRoutes: Hono;
+}
+
 /** Builds the hub's HTTP app: thin sub-apps per resource over the services in the context. */
-export function createHubApp(ctx: HubContext): Hono {
+export function createHubApp(ctx: HubContext, backup: BackupMount): Hono {
   const log = ctx.log.child({ component: "http" });
   const app = new Hono();
   app.onError(hubErrorHandler(log));
@@ -45,7 +57,6 @@ export function createHubApp(ctx: HubContext): Hono {
   app.use("/api/*", jsonBodies());
   const [authAll, authButLiveness] = [basicAuth(ctx.auth), basicAuth(ctx.auth, { publicPaths: ["/api/health/live"] })];
   app.use((c, next) => (fromLan(c) ? authAll(c, next) : authButLiveness(c, next)));
-  const backup = createBackupFeatures(ctx, { requestRestart: ctx.requestRestart });
   // Between a restore and the restart, changes are refused: they would be lost or mix old and new state.
   app.use(backup.guard);
 

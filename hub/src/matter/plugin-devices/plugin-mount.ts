@@ -2,15 +2,24 @@
  * Mounting plugin devices on a running BridgeNode, and the domain lookup with plugin mappings. Used by the bridge
  * runtime's plugin seam only.
  */
-import type { BridgeNode } from "../bridge/node.ts";
+import type { Endpoint } from "@matter/main";
 import { allowedOverrides, DOMAIN_TABLE, mapEntity } from "../devices/domain-table.ts";
 import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../model/contract.ts";
 import { isPluginDeviceType, PLUGIN_DEVICE_TYPES } from "./device-types.ts";
 import { createPluginEndpoint, observeControllerChanges, PluginDeviceError, writePluginState } from "./plugin-endpoint.ts";
 import type { MountedPluginDevice, PluginDeviceSpec } from "./seam.ts";
 
+/**
+ * What mounting needs of a running bridge node (matter/bridge/node.ts's BridgeNode has it). Structural, so this
+ * folder does not import the bridge folder, which imports it.
+ */
+export interface DeviceHost {
+  addDevice(endpoint: Endpoint): Promise<unknown>;
+  removeDevice(id: string): Promise<boolean>;
+}
+
 /** Adds the device to the node (live) and starts reporting controller changes to `spec.onWrite`. */
-export async function mountPluginDevice(node: BridgeNode, spec: PluginDeviceSpec): Promise<MountedPluginDevice> {
+export async function mountPluginDevice(node: DeviceHost, spec: PluginDeviceSpec): Promise<MountedPluginDevice> {
   const endpoint = createPluginEndpoint(spec);
   try {
     await node.addDevice(endpoint);

@@ -1,9 +1,10 @@
 import type { BridgeService } from "../bridges/bridge-service.ts";
+import { controllerVendor } from "../diagnostics/controller-vendors.ts";
+import type { DiagnosticBus } from "../diagnostics/diagnostic-bus.ts";
+import { countBridges, type HealthStatus, overallStatus } from "../diagnostics/health-status.ts";
 import type { HomeAssistantService } from "../home-assistant/home-assistant-service.ts";
 import type { RecoveryAttempt } from "../recovery/recovery-attempts.ts";
 import type { RecoverySettings } from "../recovery/recovery-settings.ts";
-import { controllerVendor } from "./controller-vendors.ts";
-import { countBridges, type HealthStatus } from "./health-status.ts";
 
 /** What `/detailed` shows of automatic recovery; absent until the recovery service is wired in. */
 export interface RecoveryStatusSource {
@@ -71,5 +72,22 @@ export function detailedHealth(sources: DetailedHealthSources, status: HealthSta
         },
       };
     }),
+  };
+}
+
+/**
+ * The "current summary" of a `diagnostic_snapshot`: the overall health status with what it is made of, so a
+ * subscriber can draw its header before any event arrives.
+ */
+export function diagnosticSummary(sources: DetailedHealthSources & { diagnostics: DiagnosticBus }) {
+  const { connected, state, fatal } = sources.homeAssistant.client.status;
+  const bridges = countBridges(sources.bridges.list());
+  return {
+    status: overallStatus({ connected, fatal }, bridges),
+    homeAssistant: { connected, state, error: fatal ?? null },
+    bridges,
+    recovery: sources.recovery ? { ...sources.recovery.settings, nextAttemptAt: sources.recovery.nextAttemptAt } : null,
+    /** Events published since the hub started, per type (the snapshot's list holds only the recent ones). */
+    eventCounts: sources.diagnostics.counts(),
   };
 }
