@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Logger } from "../../../lib/logger.ts";
+import { hashedId } from "../matter/matter-strings.ts";
 import type { BuiltinEndpoint, MountedPluginDevice, PluginBridgeSeam } from "../matter/plugin-devices/seam.ts";
 import { SerialWriter } from "../storage/atomic-file.ts";
 import type { AttributeWriteHandler, PluginDeviceRegistration } from "./api.ts";
@@ -78,10 +79,7 @@ export class PluginDeviceSet {
         deviceType: device.deviceType,
         endpointType: device.endpointType,
         clusters: device.clusters ?? [],
-        uniqueId: createHash("sha256")
-          .update(`matter-hub-plugin:${this.seam.bridgeId}:${this.plugin}:${device.id}`)
-          .digest("hex")
-          .slice(0, 32),
+        uniqueId: hashedId(`matter-hub-plugin:${this.seam.bridgeId}:${this.plugin}:${device.id}`),
         vendorName: "Matter Hub plugin",
         productName: this.plugin,
         onWrite: (clusterId, attribute, value) => {
