@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { freePort, spawnCaptured, waitForHttp } from "../../lib/testing/processes.ts";
@@ -9,11 +12,20 @@ import { createTestHub, type TestHub } from "./support/test-context.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
+/** A data dir of this run only (fixed paths in /tmp were shared by concurrent runs, which then hung). */
+const scratchDirs: string[] = [];
+const scratchDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratchDirs.push(dir);
+  return dir;
+};
+
 /** The hub's HTTP app as hub.ts composes it (backup, restore and transfer mounted). */
 const appOf = (ctx: HubContext) => createHubApp(ctx, createBackupFeatures(ctx, { requestRestart: ctx.requestRestart }));
 
 const hubs: TestHub[] = [];
 after(async () => {
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
   for (const hub of hubs) await hub.stop();
 });
 
@@ -43,7 +55,7 @@ describe("hub server", () => {
     ] as const) {
       const run = spawnCaptured(process.execPath, ["--import", "tsx", "hub/src/main.ts"], {
         cwd: root,
-        env: { ...process.env, HUB_DATA_DIR: "/tmp/hub-invalid", ...env },
+        env: { ...process.env, HUB_DATA_DIR: scratchDir("hub-invalid-"), ...env },
       });
       assert.equal(await run.exited, 1, run.output());
       const lines = run.output().trim().split("\n");
@@ -53,13 +65,16 @@ describe("hub server", () => {
     }
   });
 
-  it("starts, answers health, and stops with exit 0 on SIGTERM", async () => {
+  it("starts, answers health, and stops with exit 0 on SIGTERM", async (t) => {
     const port = await freePort();
     const run = spawnCaptured(process.execPath, ["--import", "tsx", "hub/src/main.ts"], {
       cwd: root,
-      env: { ...process.env, HUB_PORT: String(port), HUB_HOST: "127.0.0.1", HUB_DATA_DIR: "/tmp/hub-start" },
+      env: { ...process.env, HUB_PORT: String(port), HUB_HOST: "127.0.0.1", HUB_DATA_DIR: scratchDir("hub-start-") },
     });
-    const response = await waitForHttp(`http://127.0.0.1:${port}/api/health`);
+    // A hub left behind by a failed assertion would hold its port and data dir for every later run.
+    t.after(() => run.child.kill("SIGKILL"));
+    // A cold tsx start on a loaded 2-core machine can take longer than the helper's 20 s default.
+    const response = await waitForHttp(`http://127.0.0.1:${port}/api/health`, 60_000);
     const body = (await response.json()) as { status: string; demo: boolean };
     assert.equal(body.demo, true);
     assert.match(run.output(), /DEMO MODE/);
