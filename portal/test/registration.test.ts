@@ -66,7 +66,7 @@ describe("public registration", () => {
     );
     assert.ok(
       hs.requests().some((r) => r.method === "PUT" && r.path === "/_matrix/client/v3/profile/%40alice%3Areg.test/displayname"),
-      "the display name is set with the admin token (the simulator has no profile API and answers 404)",
+      "the display name is set with the admin token",
     );
     const explicit = await visitor().post("/api/register", signUp("bob", "welcome", { serverId }));
     assert.deepEqual(explicit.body, { success: true, userId: "@bob:reg.test" });
