@@ -20,6 +20,7 @@ export type { CreateBridge } from "./bridges/bridge-config.ts";
 export type {
   BridgeDeviceInfo,
   BridgeStatus,
+  CarriedPart,
   CommissioningInfo,
   FabricInfo,
   ForceSyncReport,
@@ -30,7 +31,7 @@ export type { DiagnosticEvent } from "./diagnostics/diagnostic-bus.ts";
 export type { EntityMapping } from "./entity-mappings/entity-mapping-store.ts";
 export type { LockCredentialView } from "./lock-credentials/lock-credential-service.ts";
 export type { LogEntry } from "./logs/log-ring.ts";
-export type { DeviceTypeKey } from "./matter/model/contract.ts";
+export type { CompanionRole, DeviceTypeKey } from "./matter/model/contract.ts";
 export type { MetricsSnapshot } from "./metrics/metrics-sources.ts";
 export type { PluginConfigSchema } from "./plugins/api.ts";
 export type { SlotInfo } from "./plugins/managed-slot.ts";

@@ -236,6 +236,7 @@ async function createDemoBridge(bridges: BridgeService, log: Logger): Promise<vo
     filter: { include: domains.map((value) => ({ type: "domain" as const, value })), exclude: [], includeHidden: false },
     priority: 100,
     serverMode: false,
+    composeDevices: true,
     autoStart: true,
   });
   // The pairing code stays out of the log, as for every bridge: the UI shows it (docs/decisions.md "Bridges").

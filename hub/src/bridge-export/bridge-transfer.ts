@@ -88,8 +88,8 @@ export class BridgeTransfer {
   }
 
   async #overwrite({ config, mappings }: ImportedBridge) {
-    const { id, name, port, filter, priority, serverMode } = config;
-    await this.#deps.bridges.update(id, { name, port, filter, priority, serverMode });
+    const { id, name, port, filter, priority, serverMode, composeDevices } = config;
+    await this.#deps.bridges.update(id, { name, port, filter, priority, serverMode, composeDevices });
     await this.#replaceMappings(id, mappings);
     return { id, name };
   }
@@ -104,13 +104,15 @@ export class BridgeTransfer {
       const same =
         current?.matterDeviceType === (mapping.matterDeviceType ?? null) &&
         current.customName === (mapping.customName || null) &&
-        current.disabled === (mapping.disabled ?? false);
+        current.disabled === (mapping.disabled ?? false) &&
+        current.detached === (mapping.detached ?? false);
       if (!same) {
-        const { entityId, matterDeviceType, customName, disabled } = mapping;
+        const { entityId, matterDeviceType, customName, disabled, detached } = mapping;
         await store.put(bridgeId, entityId, {
           matterDeviceType: matterDeviceType ?? null,
           customName: customName ?? null,
           disabled: disabled ?? false,
+          detached: detached ?? false,
         });
       }
     }
@@ -123,6 +125,20 @@ export class BridgeTransfer {
 
 /** The stored configuration inside a bridge record (the record adds runtime status fields). */
 function configOf(record: ReturnType<BridgeService["record"]>): BridgeConfig {
-  const { id, name, port, filter, priority, serverMode, autoStart, passcode, discriminator, createdAt, updatedAt } = record;
-  return { id, name, port, filter, priority, serverMode, autoStart, passcode, discriminator, createdAt, updatedAt };
+  const { id, name, port, filter, priority, serverMode, composeDevices, autoStart, passcode, discriminator, createdAt, updatedAt } =
+    record;
+  return {
+    id,
+    name,
+    port,
+    filter,
+    priority,
+    serverMode,
+    composeDevices,
+    autoStart,
+    passcode,
+    discriminator,
+    createdAt,
+    updatedAt,
+  };
 }

@@ -15,8 +15,11 @@ export const BRIDGE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const ENTITY_ID_PATTERN = /^[a-z0-9_]+\.[a-z0-9_]+$/;
 
 /** A bridge as exported: its configuration without pairing secrets or timestamps. */
-export type ExportedConfig = Pick<BridgeConfig, "id" | "name" | "port" | "filter" | "priority" | "serverMode" | "autoStart">;
-export type ExportedMapping = Pick<EntityMapping, "entityId" | "matterDeviceType" | "customName" | "disabled">;
+export type ExportedConfig = Pick<
+  BridgeConfig,
+  "id" | "name" | "port" | "filter" | "priority" | "serverMode" | "composeDevices" | "autoStart"
+>;
+export type ExportedMapping = Pick<EntityMapping, "entityId" | "matterDeviceType" | "customName" | "disabled" | "detached">;
 export interface ExportedBridge {
   config: ExportedConfig;
   mappings: ExportedMapping[];
@@ -49,13 +52,15 @@ export function buildExport(
         filter: config.filter,
         priority: config.priority,
         serverMode: config.serverMode,
+        composeDevices: config.composeDevices,
         autoStart: config.autoStart,
       },
-      mappings: mappings.map(({ entityId, matterDeviceType, customName, disabled }) => ({
+      mappings: mappings.map(({ entityId, matterDeviceType, customName, disabled, detached }) => ({
         entityId,
         matterDeviceType,
         customName,
         disabled,
+        detached,
       })),
     })),
   };

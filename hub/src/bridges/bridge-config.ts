@@ -28,6 +28,11 @@ export const CreateBridgeSchema = v.object({
   priority: v.optional(priority, 100),
   /** Expose the device(s) as a standalone Matter node without an aggregator (no plugins on such a bridge). */
   serverMode: v.optional(v.boolean(), false),
+  /**
+   * Compose devices: an entity's endpoint carries the battery, power and energy sensors of its HA device instead of
+   * leaving them out (docs/decisions.md "Composed devices"). On by default; off exposes every entity on its own.
+   */
+  composeDevices: v.optional(v.boolean(), true),
   /** Start with the hub (and after a restart); set false by `stop`, true by `start`. */
   autoStart: v.optional(v.boolean(), true),
 });

@@ -1,3 +1,4 @@
+import type { CompanionRole } from "../matter/model/contract.ts";
 import type { BridgeConfig } from "./bridge-config.ts";
 
 export type BridgeStatus = "starting" | "running" | "stopped" | "failed";
@@ -32,6 +33,23 @@ export interface BridgeDeviceInfo {
   /** Why the entity is not exposed (unsupported domain, mapping disabled, failed to build…). */
   skipped: string | null;
   failed: string | null;
+  /**
+   * What the endpoint carries besides its own entity: the companion entities of the same HA device composed into
+   * it (battery, power, energy, …), with their current values; empty when nothing is composed.
+   */
+  carries: CarriedPart[];
+  /** Set when this entity is not a device of its own but part of another entity's endpoint: that entity's id. */
+  composedInto: string | null;
+}
+
+/** One companion entity composed into an endpoint, as the device list shows it ("contact + battery 84 %"). */
+export interface CarriedPart {
+  entityId: string;
+  role: CompanionRole;
+  /** The value as Home Assistant reports it (a number, or on/off for the binary roles); null when unknown. */
+  value: number | boolean | null;
+  /** HA's unit (`%`, `W`, `kWh`, …); null for the binary roles. */
+  unit: string | null;
 }
 
 /** A device a plugin put on the bridge: no Home Assistant entity behind it. */

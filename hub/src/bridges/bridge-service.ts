@@ -318,6 +318,6 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
 }
 
 function pickCreateFields(config: BridgeConfig): CreateBridge {
-  const { name, port, filter, priority, serverMode, autoStart } = config;
-  return { name, port, filter: structuredClone(filter), priority, serverMode, autoStart };
+  const { name, port, filter, priority, serverMode, composeDevices, autoStart } = config;
+  return { name, port, filter: structuredClone(filter), priority, serverMode, composeDevices, autoStart };
 }

@@ -21,7 +21,8 @@ export class BridgeStore {
   async load(): Promise<void> {
     const file = await readJsonFile<BridgesFile>(this.#path);
     if (file && file.version !== 1) throw new Error(`${this.#path}: unknown format version ${String(file.version)}`);
-    this.#bridges = new Map((file?.bridges ?? []).map((bridge) => [bridge.id, bridge]));
+    // Bridges stored before `composeDevices` existed compose, like new ones (the default).
+    this.#bridges = new Map((file?.bridges ?? []).map((bridge) => [bridge.id, { ...bridge, composeDevices: bridge.composeDevices ?? true }]));
   }
 
   list(): BridgeConfig[] {

@@ -11,6 +11,8 @@ export const EntityMappingSchema = v.object({
     v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(32, "customName must be at most 32 characters (Matter's label limit)"))),
   ),
   disabled: v.optional(v.boolean()),
+  /** A companion entity (battery, power, …) is exposed on its own instead of composed into its device's endpoint. */
+  detached: v.optional(v.boolean()),
 });
 export type EntityMappingInput = v.InferOutput<typeof EntityMappingSchema>;
 
@@ -19,6 +21,8 @@ export interface EntityMapping {
   matterDeviceType: string | null;
   customName: string | null;
   disabled: boolean;
+  /** Exposed on its own, never composed into another entity's endpoint (see EntityMappingSchema). */
+  detached: boolean;
   updatedAt: string;
 }
 
@@ -42,6 +46,8 @@ export class EntityMappingStore {
     const file = await readJsonFile<MappingsFile>(this.#path);
     if (file && file.version !== 1) throw new Error(`${this.#path}: unknown format version ${String(file.version)}`);
     this.#data = file ?? { version: 1, bridges: {} };
+    // Files written before `detached` existed: their mappings were never detached.
+    for (const bridge of Object.values(this.#data.bridges)) for (const mapping of Object.values(bridge)) mapping.detached ??= false;
   }
 
   /** Called after a change with the bridge and the entities whose mapping changed. */
@@ -65,6 +71,7 @@ export class EntityMappingStore {
       matterDeviceType: input.matterDeviceType === undefined ? (previous?.matterDeviceType ?? null) : input.matterDeviceType,
       customName: input.customName === undefined ? (previous?.customName ?? null) : input.customName || null,
       disabled: input.disabled ?? previous?.disabled ?? false,
+      detached: input.detached ?? previous?.detached ?? false,
       updatedAt: new Date().toISOString(),
     };
     this.#data.bridges[bridgeId] ??= {};

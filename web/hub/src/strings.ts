@@ -259,6 +259,7 @@ export const S = {
     mode_select: "Mode select",
     humidifier: "Humidifier",
     on_off_sensor: "On/off sensor",
+    electrical_sensor: "Electrical sensor",
   } satisfies Record<DeviceTypeKey, string>,
   entities: {
     title: "Entities",

@@ -10,7 +10,7 @@
 import { Behavior, type Endpoint } from "@matter/main";
 import { Status, StatusResponseError } from "@matter/main/types";
 import type { HassEntity } from "../../home-assistant/types.ts";
-import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../model/contract.ts";
+import type { ActionSink, Companions, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../model/contract.ts";
 import { type CallSender, holdWindow, isPending, rideAlong, sendMerged } from "./call-batch.ts";
 
 /** Everything an endpoint needs to know about its entity; mutable fields change with HA state. */
@@ -21,6 +21,8 @@ export interface EntityBinding {
   readonly unitSystem: UnitSystem;
   /** The latest snapshot, replaced by `updateDeviceEndpoint` only. */
   snapshot: EntitySnapshot;
+  /** The companion entities composed into the endpoint (facets), replaced by `updateDeviceEndpoint` only. */
+  companions: Companions;
   /**
    * Light values a controller set while the light was off with ExecuteIfOff (Matter 1.3 §1.6.4.1.1, §3.2.8.2):
    * HA cannot store them on an off light, so the next On carries them. Cleared when HA reports the light on.

@@ -8,6 +8,7 @@
 import type { HassEntity } from "../../home-assistant/types.ts";
 import { climateCapabilities, lightCapabilities, selectOptions, speakerCapabilities } from "../model/capabilities.ts";
 import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../model/contract.ts";
+import { companionRoleOf } from "../model/companion-role.ts";
 import { AIR_QUALITY_CLASSES } from "../model/convert/air-quality.ts";
 import { isFlowUnit, isPressureUnit } from "../model/convert/measurements.ts";
 import { isTemperatureUnit } from "../model/convert/temperature.ts";
@@ -63,6 +64,17 @@ function sensorDecision(state: HassEntity | undefined): MappingDecision {
       return isFlowUnit(unit) ? key("flow_sensor") : { unsupported: `flow unit ${unit ?? "(none)"} unknown` };
     case "illuminance":
       return key("light_sensor");
+    /** Power and energy meters without a plug or light on their HA device (the bridge composes the others). */
+    case "power":
+    case "energy":
+      return companionRoleOf("sensor", state) ? key("electrical_sensor") : { unsupported: `${cls} unit ${unit ?? "(none)"} unknown` };
+    case "voltage":
+    case "current":
+      return { unsupported: `${cls} alone has no Matter device: it is shown on its device's plug, light or power meter` };
+    case "battery":
+      return {
+        unsupported: "a battery alone is no Matter device: its level is shown on the other entities of its device (Power Source)",
+      };
     case undefined:
       return { unsupported: "sensor without device class: Matter needs to know what it measures" };
     default:

@@ -38,6 +38,7 @@ const CLUSTERS: Record<DeviceTypeKey, string[]> = {
   mode_select: ["modeSelect"],
   humidifier: ["fanControl", "groups", "identify", "onOff", "relativeHumidityMeasurement"],
   on_off_sensor: ["identify", "onOff"],
+  electrical_sensor: ["electricalEnergyMeasurement", "electricalPowerMeasurement", "identify", "powerTopology"],
 };
 
 /** Concentration clusters an air quality sensor adds for its pollutant. */

@@ -9,8 +9,9 @@ import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/brid
 import { bindingOfEndpoint, type EntityBinding, HaEntityBehavior } from "../behaviors/ha-entity-behavior.ts";
 import { markOrigin } from "../behaviors/write-forwarder.ts";
 import { cutUtf8, hashedId } from "../matter-strings.ts";
-import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../model/contract.ts";
+import type { ActionSink, Companions, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../model/contract.ts";
 import { NO_PIN_REQUIRED } from "../model/contract.ts";
+import { FACETS, type Facet } from "./facets/index.ts";
 import { KINDS, type KindContext, type StatePatch } from "./kinds/index.ts";
 import { mergePatches, withoutUndefined } from "./kinds/kind.ts";
 
@@ -20,6 +21,8 @@ export interface DeviceEndpointOptions {
   id: string;
   snapshot: EntitySnapshot;
   key: DeviceTypeKey;
+  /** Companion entities of the same HA device composed into this endpoint (battery, power, …); none by default. */
+  companions?: Companions | undefined;
   /** Server mode: the endpoint sits under the root node, without BridgedDeviceBasicInformation. */
   serverMode?: boolean | undefined;
   actions: ActionSink;
@@ -53,13 +56,33 @@ function reachable(snapshot: EntitySnapshot): boolean {
   return snapshot.state !== undefined && snapshot.state.state !== "unavailable";
 }
 
+/** The kind's view of the binding; a kind measuring its own entity through a facet is its own companion. */
+function contextOf(binding: EntityBinding): KindContext {
+  const role = KINDS[binding.key].ownRole?.(binding.snapshot);
+  const companions = role ? { ...binding.companions, [role]: binding.snapshot } : binding.companions;
+  return { snapshot: binding.snapshot, unitSystem: binding.unitSystem, companions };
+}
+
+/** The facets these companions call for. */
+function facetsOf(companions: Companions): Facet[] {
+  return FACETS.filter((facet) => facet.applies(companions));
+}
+
+/** The kind's signature and each applied facet's: any difference means the endpoint type must be rebuilt. */
+function signatureOf(key: DeviceTypeKey, context: KindContext): string {
+  const facets = facetsOf(context.companions).map((facet) => facet.signature(context));
+  return [KINDS[key].signature(context), ...facets].join("|");
+}
+
 function projection(binding: EntityBinding, serverMode: boolean): StatePatch {
-  const context: KindContext = { snapshot: binding.snapshot, unitSystem: binding.unitSystem };
+  const context = contextOf(binding);
   const projected = reachable(binding.snapshot) ? KINDS[binding.key].project(context) : {};
+  // Companions have their own states: a battery level stays valid while the main entity is unavailable.
+  const facets = facetsOf(context.companions).map((facet) => facet.project(context));
   const bridged: StatePatch = serverMode
     ? {}
     : { bridgedDeviceBasicInformation: { reachable: reachable(binding.snapshot), nodeLabel: cutUtf8(binding.snapshot.name) } };
-  return mergePatches(projected, bridged);
+  return mergePatches(projected, ...facets, bridged);
 }
 
 /**
@@ -73,17 +96,20 @@ export function createDeviceEndpoint(options: DeviceEndpointOptions): Endpoint {
     pinCheck: options.pinCheck ?? NO_PIN_REQUIRED,
     unitSystem: options.unitSystem,
     snapshot: options.snapshot,
+    companions: options.companions ?? {},
     staged: {},
   };
   const kind = KINDS[options.key];
-  const context: KindContext = { snapshot: options.snapshot, unitSystem: options.unitSystem };
-  signatures.set(binding, kind.signature(context));
+  const context = contextOf(binding);
+  signatures.set(binding, signatureOf(options.key, context));
   const serverMode = options.serverMode === true;
   const extras = serverMode
     ? [HaEntityBehavior.forEntity(binding)]
     : [HaEntityBehavior.forEntity(binding), BridgedDeviceBasicInformationServer];
-  const type = kind.endpointType(context).with(...extras);
-  const state = withoutUndefined(mergePatches(kind.fixed?.(context), projection(binding, serverMode)));
+  const facets = facetsOf(context.companions);
+  const type = kind.endpointType(context).with(...facets.flatMap((facet) => facet.behaviors(context)), ...extras);
+  const fixed = [kind.fixed?.(context), ...facets.map((facet) => facet.fixed?.(context))];
+  const state = withoutUndefined(mergePatches(...fixed, projection(binding, serverMode)));
   if (!serverMode) {
     state.bridgedDeviceBasicInformation = {
       uniqueId: defaultUniqueId(options.snapshot.entityId),
@@ -118,8 +144,11 @@ export function sameValue(current: unknown, next: unknown): boolean {
   return true;
 }
 
-/** Attributes of `patch` whose value differs from the endpoint's current one. */
-function differences(endpoint: Endpoint, patch: StatePatch): { changes: StatePatch; changed: string[] } {
+/**
+ * Attributes of `patch` whose value differs from the endpoint's current one and that every facet accepts (a
+ * cumulative counter refuses a lower reading).
+ */
+function differences(endpoint: Endpoint, patch: StatePatch, facets: readonly Facet[]): { changes: StatePatch; changed: string[] } {
   const changes: StatePatch = {};
   const changed: string[] = [];
   const current = endpoint.state as unknown as Record<string, Record<string, unknown> | undefined>;
@@ -128,6 +157,7 @@ function differences(endpoint: Endpoint, patch: StatePatch): { changes: StatePat
     if (existing === undefined) continue;
     for (const [attribute, value] of Object.entries(values)) {
       if (value === undefined || sameValue(existing[attribute], value)) continue;
+      if (facets.some((facet) => facet.accepts?.(behavior, attribute, existing[attribute], value) === false)) continue;
       changes[behavior] = { ...changes[behavior], [attribute]: value };
       changed.push(`${behavior}.${attribute}`);
     }
@@ -159,21 +189,29 @@ async function apply(endpoint: Endpoint, changes: StatePatch): Promise<void> {
  * While a controller command on the endpoint waits for its HA call, the write waits for that command's lock; so
  * never await this in the code path that delivers HA call results, or both would wait on each other.
  */
-export function updateDeviceEndpoint(endpoint: Endpoint, snapshot: EntitySnapshot): Promise<DeviceUpdate> {
+export function updateDeviceEndpoint(
+  endpoint: Endpoint,
+  snapshot: EntitySnapshot,
+  companions?: Companions,
+): Promise<DeviceUpdate> {
   const binding = bindingOfEndpoint(endpoint);
   if (!binding) throw new Error(`${endpoint} was not created by createDeviceEndpoint`);
   const run = async (): Promise<DeviceUpdate> => {
     const previous = binding.snapshot;
     binding.snapshot = snapshot;
+    if (companions) binding.companions = companions;
     // HA has the light on now; values staged while it was off (ExecuteIfOff) are obsolete.
     if (snapshot.domain === "light" && snapshot.state?.state === "on") binding.staged = {};
     const serverMode = !endpoint.behaviors.has(BridgedDeviceBasicInformationServer);
-    const { changes, changed } = differences(endpoint, projection(binding, serverMode));
+    const context = contextOf(binding);
+    const rebuild = signatureOf(binding.key, context) !== signatures.get(binding);
+    // The endpoint lacks the clusters of a new companion until it is rebuilt: only the facets it was built with.
+    const facets = rebuild ? [] : facetsOf(context.companions);
+    const { changes, changed } = differences(endpoint, projection(binding, serverMode), facets);
     if (changed.length > 0) await apply(endpoint, changes);
-    const kind = KINDS[binding.key];
-    await kind.afterUpdate?.(endpoint, previous, snapshot);
-    const context: KindContext = { snapshot, unitSystem: binding.unitSystem };
-    return { changed, rebuild: kind.signature(context) !== signatures.get(binding) };
+    await KINDS[binding.key].afterUpdate?.(endpoint, previous, snapshot);
+    for (const facet of facets) await facet.afterUpdate?.(endpoint, changed);
+    return { changed, rebuild };
   };
   const result = (queues.get(binding) ?? Promise.resolve()).then(run, run);
   queues.set(binding, result);

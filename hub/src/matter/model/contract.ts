@@ -47,6 +47,7 @@ export const DEVICE_TYPE_KEYS = [
   "mode_select",
   "humidifier",
   "on_off_sensor",
+  "electrical_sensor",
 ] as const;
 export type DeviceTypeKey = (typeof DEVICE_TYPE_KEYS)[number];
 
@@ -60,6 +61,18 @@ export interface EntitySnapshot {
   /** The name to show in controllers (custom name, else HA's), already cut to Matter's limits by the caller. */
   name: string;
 }
+
+/**
+ * What a companion entity (another entity of the same HA device) adds to a main endpoint: battery roles become a
+ * Power Source cluster, electrical roles Electrical Power/Energy Measurement (docs/decisions.md "Composed devices").
+ * `battery` is a % sensor, `battery_low` a battery binary sensor (on = low), `battery_charging` a charging binary
+ * sensor; `power` W/kW, `energy` Wh/kWh/MWh, `voltage` V/mV, `current` A/mA sensors.
+ */
+export const COMPANION_ROLES = ["battery", "battery_low", "battery_charging", "power", "energy", "voltage", "current"] as const;
+export type CompanionRole = (typeof COMPANION_ROLES)[number];
+
+/** The companions of one main endpoint, by role: at most one entity per role. */
+export type Companions = Partial<Record<CompanionRole, EntitySnapshot>>;
 
 /** HA's unit system, for temperature conversion (`°C` or `°F`). */
 export interface UnitSystem {

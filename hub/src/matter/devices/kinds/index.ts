@@ -5,6 +5,7 @@ import type { DeviceTypeKey } from "../../model/contract.ts";
 import { doorLock, modeSelect, roboticVacuumCleaner, speaker, waterValve } from "./appliance-kinds.ts";
 import { contactSensor, genericSwitch, occupancySensor, onOffSensor, smokeCoAlarm, waterLeakDetector } from "./binary-kinds.ts";
 import { thermostat } from "./climate-kind.ts";
+import { electricalSensor } from "./electrical-kind.ts";
 import { windowCovering } from "./cover-kind.ts";
 import { airPurifier, fan, humidifier } from "./fan-kinds.ts";
 import type { DeviceKind } from "./kind.ts";
@@ -48,6 +49,7 @@ export const KINDS: Readonly<Record<DeviceTypeKey, DeviceKind>> = {
   mode_select: modeSelect,
   humidifier,
   on_off_sensor: onOffSensor,
+  electrical_sensor: electricalSensor,
 };
 
 export type { DeviceKind, KindContext, StatePatch } from "./kind.ts";

@@ -5,7 +5,7 @@
  * the projection on creation and on every update.
  */
 import type { Endpoint, MutableEndpoint } from "@matter/main";
-import type { EntitySnapshot, UnitSystem } from "../../model/contract.ts";
+import type { CompanionRole, Companions, EntitySnapshot, UnitSystem } from "../../model/contract.ts";
 
 /** Attribute values keyed by behavior id, then attribute name; `undefined` means "keep the current value". */
 export type StatePatch = Record<string, Record<string, unknown>>;
@@ -14,6 +14,8 @@ export type StatePatch = Record<string, Record<string, unknown>>;
 export interface KindContext {
   snapshot: EntitySnapshot;
   unitSystem: UnitSystem;
+  /** The companion entities composed into this endpoint (empty when none); the facets (../facets/) read them. */
+  companions: Companions;
 }
 
 /** How one device type is built from, and kept in step with, an HA entity. */
@@ -29,6 +31,11 @@ export interface DeviceKind {
   project(context: KindContext): StatePatch;
   /** The capabilities the endpoint type was built from; a different signature later means "rebuild". */
   signature(context: KindContext): string;
+  /**
+   * The role the entity itself plays for a facet, for a kind whose clusters all come from a facet (an Electrical
+   * Sensor measures its own entity); the entity then counts as its own companion in that role.
+   */
+  ownRole?(snapshot: EntitySnapshot): CompanionRole | undefined;
   /** Reacts to a state change with Matter events (generic switch presses); runs after the attributes are set. */
   afterUpdate?(endpoint: Endpoint, previous: EntitySnapshot, next: EntitySnapshot): Promise<void>;
 }
