@@ -39,6 +39,7 @@ const CLUSTERS: Record<DeviceTypeKey, string[]> = {
   humidifier: ["fanControl", "groups", "identify", "onOff", "relativeHumidityMeasurement"],
   on_off_sensor: ["identify", "onOff"],
   electrical_sensor: ["electricalEnergyMeasurement", "electricalPowerMeasurement", "identify", "powerTopology"],
+  water_heater: ["identify", "thermostat", "waterHeaterManagement", "waterHeaterMode"],
 };
 
 /** Concentration clusters an air quality sensor adds for its pollutant. */
