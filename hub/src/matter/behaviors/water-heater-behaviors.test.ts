@@ -89,6 +89,7 @@ describe("water heater commands and writes → HA water_heater", () => {
       "the last raise stops at max_temp",
     );
     bridge.actions.reset();
+    await assert.rejects(tankEndpoint.setStateOf("thermostat", { occupiedHeatingSetpoint: 9000 }), "above max_temp");
     await assert.rejects(
       invoke(tankEndpoint, "thermostat", "setpointRaiseLower", { mode: 1, amount: 10 }),
       failsWith(Status.ConstraintError),
@@ -157,6 +158,18 @@ describe("water heater commands and writes → HA water_heater", () => {
     const outside = { boostInfo: { duration: 600, temporarySetpoint: 9000 } };
     await assert.rejects(invoke(tankEndpoint, "waterHeaterManagement", "boost", outside), failsWith(Status.ConstraintError));
     assert.deepEqual(calls(), []);
+  });
+
+  test("CancelBoost right after Boost, before HA reported the boost mode, still goes back", async () => {
+    const tankEndpoint = devices.tank as Endpoint;
+    await updateDeviceEndpoint(tankEndpoint, snapshot("water_heater.tank", "gas", { ...tank, operation_mode: "gas" }));
+    bridge.actions.reset();
+    await invoke(tankEndpoint, "waterHeaterManagement", "boost", boost);
+    await invoke(tankEndpoint, "waterHeaterManagement", "cancelBoost");
+    assert.deepEqual(
+      calls().map((call) => call.data?.operation_mode),
+      ["high_demand", "gas"],
+    );
   });
 
   test("Boost without a high_demand or performance mode fails UnsupportedCommand; HA refusing fails the command", async () => {

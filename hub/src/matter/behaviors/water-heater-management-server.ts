@@ -57,7 +57,9 @@ export class HaWaterHeaterManagementServer extends WaterHeaterManagementServer {
     const ha = entityOf(this);
     const operation = boostOperation(ha.entity);
     const modes = heaterModes(ha.entity);
-    if (operation === undefined || currentHeaterMode(ha.entity, modes)?.operation !== operation) return;
+    // Active: HA is in the boost mode, or a Boost was just accepted and HA's new state has not arrived yet.
+    const active = this.state.boostState === Boost.Active || currentHeaterMode(ha.entity, modes)?.operation === operation;
+    if (operation === undefined || !active) return;
     const before = this.internal.before;
     const back =
       modes.find((mode) => before !== undefined && mode.operation === before.operation && mode.power === before.power) ??

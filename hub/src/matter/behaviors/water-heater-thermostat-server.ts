@@ -71,6 +71,9 @@ export class HaWaterHeaterThermostatServer extends ThermostatBehavior.with(Therm
       if (!supports(ha.entity, WaterHeaterFeature.TARGET_TEMPERATURE)) {
         return constraintError(`${ha.entityId} has no target temperature (no TARGET_TEMPERATURE feature in HA)`);
       }
+      // Matter bounds the setpoint by Min/MaxHeatSetpointLimit (HA's min_temp/max_temp); matter.js does not check.
+      const { min, max } = heatLimits(this.state);
+      if (heating < min || heating > max) return constraintError(`setpoint ${heating} is outside ${min}..${max}`);
       const step = numberAttr(ha.entity, "target_temp_step");
       const temperature = fromCentiCelsius(heating, ha.binding.unitSystem.temperature, step);
       calls.push({ action: "water_heater.set_temperature", data: { temperature } });
