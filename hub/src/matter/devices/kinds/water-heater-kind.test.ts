@@ -149,5 +149,9 @@ describe("water heater: HA state → Matter Water Heater attributes", () => {
     assert.equal(modes.currentMode, 1);
     await updateDeviceEndpoint(endpoint, snapshot("water_heater.us", "turbo", { ...next, operation_mode: "turbo" }));
     assert.equal(stateOf(endpoint, "waterHeaterMode").currentMode, 1);
+    // A mode number the old list did not have, in the same update as the new list.
+    const longer = { ...next, operation_list: ["a", "b", "c", "electric"], operation_mode: "electric" };
+    await updateDeviceEndpoint(endpoint, snapshot("water_heater.us", "electric", longer));
+    assert.equal(stateOf(endpoint, "waterHeaterMode").currentMode, 3);
   });
 });
