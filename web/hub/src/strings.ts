@@ -115,6 +115,9 @@ export const S = {
     serverModeHint:
       "For controllers that need a standalone device, e.g. a robot vacuum in Apple Home. Select exactly one entity.",
     autoStart: "Start automatically",
+    composeDevices: "Compose devices",
+    composeDevicesHint:
+      "Battery, power and energy sensors show on their device's main accessory; off, each entity is a device of its own. Switching it keeps each device's endpoint; controllers may need a minute to show the new values.",
     filter: "Which entities",
     include: "Include",
     exclude: "Exclude",
@@ -229,6 +232,24 @@ export const S = {
     pluginDevices: (n: number) => `Plugin devices (${n})`,
     fromPlugin: (plugin: string) => `from ${plugin}`,
     endpoint: (n: number) => `endpoint ${n}`,
+    partOf: (name: string) => `part of ${name}`,
+    partsOf: (n: number) => (n === 1 ? "1 entity composed into it" : `${n} entities composed into it`),
+    carriedFrom: (entityIds: string) => `From ${entityIds}`,
+    detachedPill: "On its own",
+    exposeOnOwn: "Expose on its own",
+    exposeOnOwnComposed: (name: string) =>
+      `Now part of ${name}: its value shows on that accessory. Checked, it becomes a device of its own.`,
+    exposeOnOwnDetached: "A device of its own. Unchecked, it becomes part of its device's main accessory again.",
+  },
+  /** What an endpoint carries from its companion entities: "+ battery 84 %, 120 W". */
+  carried: {
+    prefix: "+",
+    unknown: "—",
+    battery: (value: string) => `battery ${value}`,
+    batteryLow: (low: boolean) => (low ? "battery low" : "battery OK"),
+    charging: (charging: boolean) => (charging ? "charging" : "not charging"),
+    /** A measurement whose value is unknown: "power —". */
+    unknownOf: (role: string) => `${role} —`,
   },
   deviceTypes: {
     on_off_light: "On/off light",
