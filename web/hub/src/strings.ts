@@ -237,9 +237,8 @@ export const S = {
     carriedFrom: (entityIds: string) => `From ${entityIds}`,
     detachedPill: "On its own",
     exposeOnOwn: "Expose on its own",
-    exposeOnOwnComposed: (name: string) =>
-      `Now part of ${name}: its value shows on that accessory. Checked, it becomes a device of its own.`,
-    exposeOnOwnDetached: "A device of its own. Unchecked, it becomes part of its device's main accessory again.",
+    exposeOnOwnComposed: (name: string) => `Now its value shows on ${name}.`,
+    exposeOnOwnDetached: "Now a device of its own; unchecked, its value shows on its device's main accessory.",
   },
   /** What an endpoint carries from its companion entities: "+ battery 84 %, 120 W". */
   carried: {

@@ -50,10 +50,15 @@ describe("what an endpoint carries, as the device list says it", () => {
 });
 
 describe("withParts", () => {
-  const row = (entityId: string, composedInto: string | null = null) => ({ entityId, composedInto }) as BridgeDeviceInfo;
+  const row = (entityId: string, composedInto: string | null = null, carries: CarriedPart[] = []) =>
+    ({ entityId, composedInto, carries }) as BridgeDeviceInfo;
 
-  it("puts each composed entity right under its endpoint, and parts of an unlisted endpoint last", () => {
-    const mains = [row("lock.front"), row("switch.plug"), row("light.hall")];
+  it("puts each composed entity right under its endpoint in the order it carries them, parts of an unlisted endpoint last", () => {
+    const plugCarries: CarriedPart[] = [
+      { entityId: "sensor.plug_energy", role: "energy", value: 1, unit: "kWh" },
+      { entityId: "sensor.plug_power", role: "power", value: 1, unit: "W" },
+    ];
+    const mains = [row("lock.front"), row("switch.plug", null, plugCarries), row("light.hall")];
     const parts = [
       row("sensor.plug_energy", "switch.plug"),
       row("sensor.gone_battery", "lock.gone"),
@@ -66,8 +71,8 @@ describe("withParts", () => {
         "lock.front",
         "binary_sensor.front_battery",
         "switch.plug",
-        "sensor.plug_energy",
         "sensor.plug_power",
+        "sensor.plug_energy",
         "light.hall",
         "sensor.gone_battery",
       ],

@@ -51,19 +51,30 @@ export function carriedText(parts: readonly CarriedPart[] | undefined, locale?: 
   return texts.length > 0 ? `${S.carried.prefix} ${texts.join(", ")}` : null;
 }
 
+/** Where an entity comes in the parts an endpoint carries (role order); unknown ones last. */
+function carriedOrder(parts: readonly CarriedPart[] | undefined): (entityId: string) => number {
+  const roles = new Map((parts ?? []).map((part) => [part.entityId, ORDER.indexOf(part.role)]));
+  return (entityId) => roles.get(entityId) ?? ORDER.length;
+}
+
 /**
  * The exposed endpoints, each followed by the entities composed into it (rows whose `composedInto` names it), so
- * a part is listed under its device. Parts whose endpoint is not among `mains` come last, still marked as parts.
+ * a part is listed under its device, in the order of what the endpoint carries. Parts whose endpoint is not among `mains` come last, still marked as parts.
  */
 export function withParts(mains: readonly BridgeDeviceInfo[], parts: readonly BridgeDeviceInfo[]): BridgeDeviceInfo[] {
   const byMain = new Map<string, BridgeDeviceInfo[]>();
   for (const part of parts) {
     const key = part.composedInto ?? "";
-    byMain.set(key, [...(byMain.get(key) ?? []), part]);
+    const list = byMain.get(key);
+    if (list) list.push(part);
+    else byMain.set(key, [part]);
   }
   const rows: BridgeDeviceInfo[] = [];
   for (const main of mains) {
-    rows.push(main, ...(byMain.get(main.entityId) ?? []));
+    // In the order the endpoint lists what it carries: battery first, then the measurements.
+    const order = carriedOrder(main.carries);
+    const mine = (byMain.get(main.entityId) ?? []).sort((a, b) => order(a.entityId) - order(b.entityId));
+    rows.push(main, ...mine);
     byMain.delete(main.entityId);
   }
   for (const orphans of byMain.values()) rows.push(...orphans);

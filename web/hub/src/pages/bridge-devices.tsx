@@ -53,7 +53,8 @@ function DeviceRow({
   editing: boolean;
   onEdit: () => void;
 }) {
-  const carried = main?.device?.carries.find((part) => part.entityId === device.entityId);
+  // `?? []`: rows of a hub that lists no carried parts yet.
+  const carried = (main?.device?.carries ?? []).find((part) => part.entityId === device.entityId);
   return (
     <tr
       data-entity-id={device.entityId}
