@@ -47,6 +47,17 @@ describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { 
     (await world.api<{ mappings: Mapping[] }>("GET", `/api/entity-mappings/${bridgeId}`)).body.mappings.find(
       (m) => m.entityId === entityId,
     );
+  /**
+   * Where the list says a companion shows: its `composedInto` endpoint, "and N more" when the device's other
+   * endpoints carry it too (a battery goes on each).
+   */
+  const shownOn = async (entityId: string) => {
+    const all = await rows();
+    const part = all.find((r) => r.entityId === entityId)!;
+    const main = all.find((r) => r.entityId === part.composedInto)!;
+    const more = all.filter((r) => r !== main && r.carries.some((c) => c.entityId === entityId)).length;
+    return more > 0 ? `${main.name} and ${more} more` : main.name;
+  };
   const openBridge = async () => {
     await page.evaluate((hash) => {
       location.hash = hash;
@@ -121,13 +132,10 @@ describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { 
   });
 
   it("lists a composed entity as 'part of' its endpoint, right under it", async () => {
-    const main = await apiRow(MOTION);
     assert.equal((await apiRow(MOTION_BATTERY))?.composedInto, MOTION);
     const part = row(MOTION_BATTERY);
-    await part
-      .getByTestId("part-of")
-      .filter({ hasText: `part of ${main!.name}` })
-      .waitFor();
+    assert.equal(await part.getByTestId("part-of").textContent(), `part of ${await shownOn(MOTION_BATTERY)}`);
+    assert.equal(await row("sensor.coffee_machine_power").getByTestId("part-of").textContent(), "part of Coffee Machine");
     assert.equal(await part.getAttribute("data-part-of"), MOTION);
     assert.equal(((await part.getByTestId("device-state").textContent()) ?? "").trim(), "battery 64 %");
     // Not counted as skipped, and placed after its endpoint (before the next endpoint).
@@ -172,7 +180,7 @@ describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { 
     const editor = page.getByTestId("mapping-editor");
     const own = editor.getByLabel("Expose on its own");
     assert.equal(await own.isChecked(), false);
-    await editor.getByText(`Now its value shows on ${(await apiRow(MOTION))!.name}.`).waitFor();
+    await editor.getByText(`Now its value shows on ${await shownOn(MOTION_BATTERY)}.`).waitFor();
     assert.equal(await editor.getByLabel("Matter device type").count(), 0, "a part has no type of its own");
     await own.check();
     await editor.getByLabel("Matter device type").waitFor();

@@ -233,7 +233,8 @@ export const S = {
     fromPlugin: (plugin: string) => `from ${plugin}`,
     endpoint: (n: number) => `endpoint ${n}`,
     partOf: (name: string) => `part of ${name}`,
-    partsOf: (n: number) => (n === 1 ? "1 entity composed into it" : `${n} entities composed into it`),
+    /** The endpoints a companion shows on: "Front Door Lock", "Hallway Motion and 3 more". */
+    carriers: (first: string, more: number) => (more > 0 ? `${first} and ${more} more` : first),
     carriedFrom: (entityIds: string) => `From ${entityIds}`,
     detachedPill: "On its own",
     exposeOnOwn: "Expose on its own",

@@ -49,7 +49,7 @@ function DeviceRow({
   device: BridgeDeviceInfo;
   tab: Tab;
   mapping: EntityMapping | undefined;
-  main: { name: string; device: BridgeDeviceInfo | undefined } | null;
+  main: { name: string; all: string; device: BridgeDeviceInfo | undefined } | null;
   editing: boolean;
   onEdit: () => void;
 }) {
@@ -68,10 +68,10 @@ function DeviceRow({
       </td>
       {tab === "exposed" && main ? (
         <>
-          <td class="muted" data-testid="part-of">
+          <td class="muted" data-testid="part-of" title={main.all}>
             {S.devices.partOf(main.name)}
           </td>
-          <td data-label={S.devices.state} data-testid="device-state">
+          <td data-label={S.devices.state} data-testid="device-state" class="reading">
             {carried ? partText(carried) : (device.state ?? "—")}
           </td>
           <td />
@@ -164,12 +164,26 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
   }, [devices.data]);
   const byId = useMemo(() => new Map((devices.data?.devices ?? []).map((d) => [d.entityId, d])), [devices.data]);
   const mappingOf = useMemo(() => new Map((mappings.data?.mappings ?? []).map((m) => [m.entityId, m])), [mappings.data]);
-  /** The endpoint a composed entity is part of, with the name the list shows for it. */
+  // A battery goes on every main endpoint of its device: companion → every endpoint that carries it.
+  const carriersOf = useMemo(() => {
+    const carriers = new Map<string, string[]>();
+    for (const row of devices.data?.devices ?? [])
+      for (const part of row.carries ?? []) carriers.set(part.entityId, [...(carriers.get(part.entityId) ?? []), row.entityId]);
+    return carriers;
+  }, [devices.data]);
+  const nameOf = (entityId: string) => mappingOf.get(entityId)?.customName || byId.get(entityId)?.name || entityId;
+  /**
+   * The endpoint a composed entity is part of (`composedInto`), and how the list names it: "Lock", or "Motion and
+   * 2 more" when other endpoints of the device carry it too.
+   */
   const mainOf = (device: BridgeDeviceInfo) => {
     if (!device.composedInto) return null;
-    const main = byId.get(device.composedInto);
-    const name = mappingOf.get(device.composedInto)?.customName || main?.name || device.composedInto;
-    return { name, device: main };
+    const others = (carriersOf.get(device.entityId) ?? []).filter((id) => id !== device.composedInto);
+    return {
+      name: S.devices.carriers(nameOf(device.composedInto), others.length),
+      all: [device.composedInto, ...others].map(nameOf).join(", "),
+      device: byId.get(device.composedInto),
+    };
   };
   const rows = useMemo(
     () =>
