@@ -195,6 +195,7 @@ describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { 
     );
     await showTabOf(MOTION_BATTERY);
     await row(MOTION_BATTERY).getByText("On its own").waitFor();
+    await page.getByTestId("devices").screenshot({ path: join(ARTIFACTS, "bridge-devices-detached-light-desktop.png") });
     assert.equal(await row(MOTION_BATTERY).getAttribute("data-part-of"), null);
 
     await row(MOTION_BATTERY)
