@@ -75,7 +75,8 @@ function sensorDecision(state: HassEntity | undefined): MappingDecision {
       return { unsupported: `${cls} alone has no Matter device: it is shown on its device's plug, light or power meter` };
     case "battery":
       return {
-        unsupported: "a battery alone is no Matter device: its level is shown on the other entities of its device (Power Source)",
+        unsupported:
+          "a battery alone is no Matter device: it is shown on the other entities of its device (Power Source), unless it is detached or the bridge does not compose devices",
       };
     case undefined:
       return { unsupported: "sensor without device class: Matter needs to know what it measures" };
