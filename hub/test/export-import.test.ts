@@ -105,6 +105,7 @@ describe("bridge export and import (/api/bridges)", { timeout: 60_000 }, () => {
     const lights = all.body.bridges.find((b) => b.config.id === first.id);
     assert.deepEqual(Object.keys(lights?.config ?? {}).sort(), [
       "autoStart",
+      "composeDevices",
       "filter",
       "id",
       "name",
@@ -113,8 +114,14 @@ describe("bridge export and import (/api/bridges)", { timeout: 60_000 }, () => {
       "serverMode",
     ]);
     assert.deepEqual(lights?.mappings, [
-      { entityId: "light.dining_pendant", matterDeviceType: null, customName: null, disabled: true },
-      { entityId: "light.kitchen_spots", matterDeviceType: "dimmable_light", customName: "Spots", disabled: false },
+      { entityId: "light.dining_pendant", matterDeviceType: null, customName: null, disabled: true, detached: false },
+      {
+        entityId: "light.kitchen_spots",
+        matterDeviceType: "dimmable_light",
+        customName: "Spots",
+        disabled: false,
+        detached: false,
+      },
     ]);
 
     const one = await call<ExportDoc>("GET", `/api/bridges/export/${second.id}`);
@@ -234,7 +241,11 @@ describe("bridge export and import (/api/bridges)", { timeout: 60_000 }, () => {
     const doc = await exported();
     const entry = doc.bridges.find((b) => b.config.id === first.id)!;
     entry.config.name = "Renamed";
-    entry.mappings = [{ entityId: "light.kitchen_spots", customName: "New name", matterDeviceType: null, disabled: false }];
+    entry.config.composeDevices = false;
+    entry.mappings = [
+      { entityId: "light.kitchen_spots", customName: "New name", matterDeviceType: null, disabled: false, detached: false },
+      { entityId: "sensor.kitchen_spots_power", customName: null, matterDeviceType: null, disabled: false, detached: true },
+    ];
     const result = await call<{ overwritten: { id: string }[] }>("POST", "/api/bridges/import", {
       data: { ...doc, bridges: [entry] },
       options: { overwriteExisting: true },
@@ -244,13 +255,17 @@ describe("bridge export and import (/api/bridges)", { timeout: 60_000 }, () => {
     const record = (await call<BridgeRecord>("GET", `/api/matter/bridges/${first.id}`)).body;
     assert.equal(record.name, "Renamed");
     assert.equal(record.commissioning.passcode, first.commissioning.passcode);
-    const mappings = await call<{ mappings: { entityId: string; customName: string }[] }>(
+    assert.equal((record as BridgeRecord & { composeDevices: boolean }).composeDevices, false, "composition off survives");
+    const mappings = await call<{ mappings: { entityId: string; customName: string; detached: boolean }[] }>(
       "GET",
       `/api/entity-mappings/${first.id}`,
     );
     assert.deepEqual(
-      mappings.body.mappings.map((m) => [m.entityId, m.customName]),
-      [["light.kitchen_spots", "New name"]],
+      mappings.body.mappings.map((m) => [m.entityId, m.customName, m.detached]),
+      [
+        ["light.kitchen_spots", "New name", false],
+        ["sensor.kitchen_spots_power", null, true],
+      ],
     );
   });
 });

@@ -125,8 +125,20 @@ export class BridgeTransfer {
 
 /** The stored configuration inside a bridge record (the record adds runtime status fields). */
 function configOf(record: ReturnType<BridgeService["record"]>): BridgeConfig {
-  const { id, name, port, filter, priority, serverMode, composeDevices, autoStart, passcode, discriminator, createdAt, updatedAt } =
-    record;
+  const {
+    id,
+    name,
+    port,
+    filter,
+    priority,
+    serverMode,
+    composeDevices,
+    autoStart,
+    passcode,
+    discriminator,
+    createdAt,
+    updatedAt,
+  } = record;
   return {
     id,
     name,

@@ -52,7 +52,12 @@ describe("bridge service while the hub stops", () => {
         async () => {},
       );
     // Two stored bridges meant to run (created by an earlier hub), then the hub starts again.
-    const stored = { filter: { include: [], exclude: [], includeHidden: false }, serverMode: false, composeDevices: true, autoStart: true };
+    const stored = {
+      filter: { include: [], exclude: [], includeHidden: false },
+      serverMode: false,
+      composeDevices: true,
+      autoStart: true,
+    };
     const earlier = serviceOver(new BridgeStore(dir.path));
     await earlier.load();
     await earlier.create({ ...stored, name: "One", port: 5541, priority: 0 });

@@ -22,7 +22,9 @@ export class BridgeStore {
     const file = await readJsonFile<BridgesFile>(this.#path);
     if (file && file.version !== 1) throw new Error(`${this.#path}: unknown format version ${String(file.version)}`);
     // Bridges stored before `composeDevices` existed compose, like new ones (the default).
-    this.#bridges = new Map((file?.bridges ?? []).map((bridge) => [bridge.id, { ...bridge, composeDevices: bridge.composeDevices ?? true }]));
+    this.#bridges = new Map(
+      (file?.bridges ?? []).map((bridge) => [bridge.id, { ...bridge, composeDevices: bridge.composeDevices ?? true }]),
+    );
   }
 
   list(): BridgeConfig[] {

@@ -47,7 +47,8 @@ export class EntityMappingStore {
     if (file && file.version !== 1) throw new Error(`${this.#path}: unknown format version ${String(file.version)}`);
     this.#data = file ?? { version: 1, bridges: {} };
     // Files written before `detached` existed: their mappings were never detached.
-    for (const bridge of Object.values(this.#data.bridges)) for (const mapping of Object.values(bridge)) mapping.detached ??= false;
+    for (const bridge of Object.values(this.#data.bridges))
+      for (const mapping of Object.values(bridge)) mapping.detached ??= false;
   }
 
   /** Called after a change with the bridge and the entities whose mapping changed. */

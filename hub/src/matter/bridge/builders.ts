@@ -9,7 +9,7 @@ import type { HomeAssistantService } from "../../home-assistant/home-assistant-s
 import { createDeviceEndpoint } from "../devices/endpoint-types.ts";
 import type { MatterEnvironment } from "../matter-environment.ts";
 import { cutUtf8 } from "../matter-strings.ts";
-import { type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "../model/contract.ts";
+import { type Companions, type DeviceTypeKey, type EntitySnapshot, NO_PIN_REQUIRED, type PinCheck } from "../model/contract.ts";
 import { bridgeSerialNumber, bridgeUniqueId, entityUniqueId, PRODUCT_ID, VENDOR_ID, VENDOR_NAME } from "./identity.ts";
 import { BridgeNode } from "./node.ts";
 
@@ -39,6 +39,7 @@ export function createEntityEndpoint(options: {
   endpointId: string;
   key: DeviceTypeKey;
   snapshot: EntitySnapshot;
+  companions: Companions;
   ha: HomeAssistantService;
   pinCheck: PinCheck | undefined;
 }): Endpoint {
@@ -48,6 +49,7 @@ export function createEntityEndpoint(options: {
     id: endpointId,
     snapshot: options.snapshot,
     key: options.key,
+    companions: options.companions,
     serverMode: bridge.serverMode,
     actions: ha.actions,
     pinCheck: options.pinCheck ?? NO_PIN_REQUIRED,

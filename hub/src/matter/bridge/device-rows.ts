@@ -1,5 +1,8 @@
-import type { BridgeDeviceInfo, PluginDeviceInfo } from "../../bridges/bridge-runtime.ts";
+import type { BridgeDeviceInfo, CarriedPart, PluginDeviceInfo } from "../../bridges/bridge-runtime.ts";
 import type { HomeAssistantModel } from "../../home-assistant/ha-model.ts";
+import type { CompanionRole } from "../model/contract.ts";
+import { hasValue, numericState, unitOf } from "../model/ha-state.ts";
+import type { CompanionIds } from "./composition.ts";
 
 /** What the device list needs to know about an exposed entity. */
 export interface ExposedDevice {
@@ -7,15 +10,32 @@ export interface ExposedDevice {
   key: string;
   name: string;
   endpoint: { maybeNumber?: number | undefined };
+  /** Companion entities composed into the endpoint, by role. */
+  companions?: CompanionIds;
 }
 
 type Reasons = ReadonlyMap<string, { name: string; reason: string }>;
 
-/** The three kinds of entity a bridge knows about: exposed, skipped with a reason, failed with a reason. */
+/**
+ * The kinds of entity a bridge knows about: exposed, skipped with a reason, failed with a reason, and composed into
+ * another entity's endpoint.
+ */
 export interface DeviceSets {
   exposed: ReadonlyMap<string, ExposedDevice>;
   skipped: Reasons;
   failed: Reasons;
+  composed?: ReadonlyMap<string, { name: string; into: string }>;
+}
+
+const BINARY_ROLES: ReadonlySet<CompanionRole> = new Set(["battery_low", "battery_charging"]);
+
+/** What the device list shows of each companion: HA's value and unit, read now. */
+function carriedParts(model: HomeAssistantModel, companions: CompanionIds | undefined): CarriedPart[] {
+  return (Object.entries(companions ?? {}) as [CompanionRole, string][]).map(([role, entityId]) => {
+    const state = model.states.get(entityId);
+    if (BINARY_ROLES.has(role)) return { entityId, role, value: hasValue(state) ? state.state === "on" : null, unit: null };
+    return { entityId, role, value: numericState(state) ?? null, unit: unitOf(state) ?? null };
+  });
 }
 
 /**
@@ -36,6 +56,24 @@ export function deviceRow(model: HomeAssistantModel, sets: DeviceSets, entityId:
       state: state?.state ?? null,
       skipped: null,
       failed: null,
+      carries: carriedParts(model, device.companions),
+      composedInto: null,
+    };
+  }
+  const composed = sets.composed?.get(entityId);
+  if (composed) {
+    return {
+      entityId,
+      name: composed.name,
+      deviceType: null,
+      endpointId: null,
+      endpointNumber: null,
+      reachable: state !== undefined && state.state !== "unavailable",
+      state: state?.state ?? null,
+      skipped: null,
+      failed: null,
+      carries: [],
+      composedInto: composed.into,
     };
   }
   const skipped = sets.skipped.get(entityId);
@@ -52,12 +90,14 @@ export function deviceRow(model: HomeAssistantModel, sets: DeviceSets, entityId:
     state: state?.state ?? null,
     skipped: skipped ? skipped.reason : null,
     failed: failed ? failed.reason : null,
+    carries: [],
+    composedInto: null,
   };
 }
 
 /** Every row, sorted by entity id. */
 export function deviceRows(model: HomeAssistantModel, sets: DeviceSets): BridgeDeviceInfo[] {
-  const ids = new Set([...sets.exposed.keys(), ...sets.skipped.keys(), ...sets.failed.keys()]);
+  const ids = new Set([...sets.exposed.keys(), ...sets.skipped.keys(), ...sets.failed.keys(), ...(sets.composed?.keys() ?? [])]);
   return [...ids]
     .sort()
     .map((entityId) => deviceRow(model, sets, entityId))

@@ -9,17 +9,23 @@ import type { HomeAssistantService } from "../../home-assistant/home-assistant-s
 import { mapEntity } from "../devices/domain-table.ts";
 import { updateDeviceEndpoint } from "../devices/endpoint-types.ts";
 import { cutUtf8 } from "../matter-strings.ts";
-import type { DeviceTypeKey, EntitySnapshot, PinCheck } from "../model/contract.ts";
+import { companionRoleOf } from "../model/companion-role.ts";
+import type { CompanionRole, DeviceTypeKey, EntitySnapshot, MappingDecision, PinCheck } from "../model/contract.ts";
 import { resolveEntityMapping } from "../plugin-devices/plugin-mount.ts";
 import type { PluginHostForBridge } from "../plugin-devices/seam.ts";
 import { createEntityEndpoint } from "./builders.ts";
+import { CompanionLinks } from "./companion-links.ts";
+import type { CompanionIds } from "./composition.ts";
 import type { DeviceSets, ExposedDevice } from "./device-rows.ts";
+import { EntityDecisions, snapshotOf } from "./entity-decisions.ts";
 import { entityFailureReason } from "./entity-failure.ts";
 import type { BridgeNode } from "./node.ts";
 
 export interface ExposedEntity extends ExposedDevice {
   key: DeviceTypeKey;
   endpoint: Endpoint;
+  /** The companion entities composed into the endpoint, by role. */
+  companions: CompanionIds;
   off: () => void;
 }
 
@@ -50,6 +56,10 @@ export class EntityDevices {
   readonly #skipped = new Map<string, { name: string; reason: string }>();
   /** Entities whose device could not be built; each is retried when its HA state changes (`off` stops that). */
   readonly #failed = new Map<string, { name: string; reason: string; off: () => void }>();
+  /** Entities the filter selects that are part of another entity's endpoint (composition.ts): that entity's id. */
+  readonly #composed = new Map<string, { name: string; into: string }>();
+  readonly #links: CompanionLinks;
+  readonly #decisions: EntityDecisions;
   readonly #options: EntityDevicesOptions;
   #config: BridgeConfig;
   #filter: CompiledFilter;
@@ -60,6 +70,12 @@ export class EntityDevices {
 
   constructor(options: EntityDevicesOptions, config: BridgeConfig, filter: CompiledFilter) {
     this.#options = options;
+    this.#links = new CompanionLinks(options.ha.model, (id) => this.snapshot(viewEntity(options.ha.model, id), id));
+    this.#decisions = new EntityDecisions(
+      { model: options.ha.model, mappings: options.mappings, plugins: options.plugins },
+      config,
+      filter,
+    );
     this.#config = config;
     this.#filter = filter;
   }
@@ -68,6 +84,7 @@ export class EntityDevices {
   configure(config: BridgeConfig, filter: CompiledFilter): void {
     this.#config = config;
     this.#filter = filter;
+    this.#decisions.configure(config, filter);
   }
 
   /** The node devices go on from now on (created, not yet started); {@link clear} lets it go. */
@@ -92,7 +109,7 @@ export class EntityDevices {
 
   /** The three sets, as the device rows read them. */
   sets(): DeviceSets {
-    return { exposed: this.#exposed, skipped: this.#skipped, failed: this.#failed };
+    return { exposed: this.#exposed, skipped: this.#skipped, failed: this.#failed, composed: this.#composed };
   }
 
   /** Every entity id that may need a look: HA's and those the bridge knows of. */
@@ -102,12 +119,24 @@ export class EntityDevices {
       ...this.#exposed.keys(),
       ...this.#skipped.keys(),
       ...this.#failed.keys(),
+      ...this.#composed.keys(),
     ]);
   }
 
-  /** Reconciles entities whose HA structure changed. Removals first: a renamed entity hands its endpoint id on. */
+  /**
+   * Reconciles entities whose HA structure or mapping changed, with the entities whose composition they may change:
+   * the other entities of their HA devices and the endpoints carrying them. Removals first: a renamed entity hands
+   * its endpoint id on.
+   */
   async reconcileChanged(ids: Iterable<string>): Promise<void> {
-    const sorted = [...ids].sort((a, b) => Number(this.#exposed.has(b)) - Number(this.#exposed.has(a)));
+    const all = new Set(ids);
+    const model = this.#options.ha.model;
+    for (const id of [...all]) {
+      for (const carrier of this.#links.carriersOf(id)) all.add(carrier);
+      const deviceId = model.entities.get(id)?.device_id;
+      if (deviceId) for (const sibling of model.entityIdsOfDevice(deviceId)) all.add(sibling);
+    }
+    const sorted = [...all].sort((a, b) => Number(this.#exposed.has(b)) - Number(this.#exposed.has(a)));
     for (const id of sorted) await this.reconcile(id);
   }
 
@@ -129,6 +158,7 @@ export class EntityDevices {
     const mapping = this.#options.mappings.get(this.#config.id, entityId);
     const exposed = this.#exposed.get(entityId);
     this.#skipped.delete(entityId);
+    this.#composed.delete(entityId);
     const previousFailure = this.#failed.get(entityId)?.reason;
     this.#failed.get(entityId)?.off();
     this.#failed.delete(entityId);
@@ -140,28 +170,57 @@ export class EntityDevices {
     if (!view || !this.#filter.matches(view)) return skip(undefined);
     if (mapping?.disabled) return skip("disabled in the entity mapping");
     if (!view.state) return skip("Home Assistant has no state for this entity");
-    const override = (mapping?.matterDeviceType as DeviceTypeKey | null) ?? null;
-    const plugins = this.#options.plugins;
-    const decision = plugins
-      ? resolveEntityMapping(this.snapshot(view, name), override, (domain) => plugins.mappingFor(domain))
-      : mapEntity(this.snapshot(view, name), override);
+    const plan = this.#decisions.plan(entityId);
+    const carrier = plan.carriedBy.get(entityId);
+    if (carrier) {
+      // Part of another entity's endpoint (its battery, its power meter): not a device of its own.
+      if (exposed) await this.#remove(entityId, exposed);
+      this.#composed.set(entityId, { name, into: carrier });
+      return;
+    }
+    const decision = this.#decisions.decide(view, name);
     if ("unsupported" in decision) return skip(decision.unsupported);
+    const companions = plan.carriers.get(entityId) ?? {};
     // The identity decides the endpoint: an entity whose registry entry showed up late gets its own endpoint back.
     const endpointId = this.#options.identities.endpointIdFor(view);
     // A running node shows a new device to controllers at once: its identity is saved first. While starting, the
     // identities are saved once, before the node starts.
     if (this.#running) await this.#options.identities.flush();
-    if (exposed && exposed.key === decision.key && exposed.endpointId === endpointId) {
+    if (
+      exposed &&
+      exposed.key === decision.key &&
+      exposed.endpointId === endpointId &&
+      JSON.stringify(exposed.companions) === JSON.stringify(companions)
+    ) {
       exposed.name = name;
       await this.#update(entityId, exposed);
       return;
     }
+    // A new device type or new companions: the same endpoint id (and so number) with the new clusters.
     if (exposed) await this.#remove(entityId, exposed);
     try {
-      await this.#add(view, endpointId, decision.key, name);
+      await this.#add(view, endpointId, decision.key, name, companions);
     } catch (error) {
       this.#markFailed(entityId, name, error, previousFailure);
     }
+  }
+
+  /**
+   * A companion's HA state changed: the carrier's endpoint shows the new value. A companion that no longer plays its
+   * role (another unit, another class) makes both be planned again.
+   */
+  #companionChanged(carrierId: string, companionId: string, role: CompanionRole): void {
+    const state = this.#options.ha.model.states.get(companionId);
+    if (state && companionRoleOf(companionId.slice(0, companionId.indexOf(".")), state) !== role) {
+      void this.#options.serial(async () => {
+        await this.reconcileChanged([carrierId, companionId]);
+        this.#options.changed();
+      });
+      return;
+    }
+    const exposed = this.#exposed.get(carrierId);
+    if (exposed) void this.#update(carrierId, exposed);
+    this.#options.deviceChanged(companionId);
   }
 
   /** Lists the entity as failed with the reason, and retries it on its next HA state (HA may fix the bad value). */
@@ -174,7 +233,7 @@ export class EntityDevices {
     else this.#options.log.warn({ entityId, reason, err: error }, `could not expose ${entityId}: ${reason}`);
   }
 
-  async #add(view: EntityView, endpointId: string, key: DeviceTypeKey, name: string): Promise<void> {
+  async #add(view: EntityView, endpointId: string, key: DeviceTypeKey, name: string, companionIds: CompanionIds): Promise<void> {
     const node = this.#node;
     if (!node) throw new Error("the bridge is not running");
     // The same identity may still be attached under an old entity id (a rename in one batch): detach it.
@@ -185,13 +244,20 @@ export class EntityDevices {
       endpointId,
       key,
       snapshot: this.snapshot(view, name),
+      companions: this.#links.snapshots(companionIds),
       ha: this.#options.ha,
       pinCheck: this.#options.pinCheck,
     });
     await node.addDevice(endpoint);
     const entityId = view.entityId;
-    const exposed: ExposedEntity = { endpointId, key, name, endpoint, off: () => undefined };
-    exposed.off = this.#options.ha.model.onEntity(entityId, () => void this.#update(entityId, exposed));
+    const model = this.#options.ha.model;
+    const exposed: ExposedEntity = { endpointId, key, name, endpoint, companions: companionIds, off: () => undefined };
+    const offEntity = model.onEntity(entityId, () => void this.#update(entityId, exposed));
+    const unlink = this.#links.link(entityId, companionIds, (id, role) => this.#companionChanged(entityId, id, role));
+    exposed.off = () => {
+      offEntity();
+      unlink();
+    };
     this.#exposed.set(entityId, exposed);
   }
 
@@ -208,7 +274,8 @@ export class EntityDevices {
     const view = viewEntity(this.#options.ha.model, entityId);
     if (!view) return;
     try {
-      const result = await updateDeviceEndpoint(exposed.endpoint, this.snapshot(view, exposed.name));
+      const companions = this.#links.snapshots(exposed.companions);
+      const result = await updateDeviceEndpoint(exposed.endpoint, this.snapshot(view, exposed.name), companions);
       if (result.rebuild) void this.#options.serial(() => this.rebuild(entityId));
     } catch (error) {
       this.#options.log.warn({ entityId, err: error }, "could not update a device");
@@ -232,8 +299,7 @@ export class EntityDevices {
   }
 
   snapshot(view: EntityView | undefined, name: string): EntitySnapshot {
-    const entityId = view?.entityId ?? "";
-    return { entityId, domain: entityId.slice(0, entityId.indexOf(".")), state: view?.state, name };
+    return snapshotOf(view, name);
   }
 
   /** Forgets every device and the node (it is gone or going). */
@@ -243,6 +309,7 @@ export class EntityDevices {
     this.#exposed.clear();
     this.#skipped.clear();
     this.#failed.clear();
+    this.#composed.clear();
     this.#node = undefined;
   }
 }

@@ -243,10 +243,11 @@ export class MatterBridgeRuntime implements BridgeRuntime {
 
   async reconfigure(config: BridgeConfig): Promise<void> {
     const filterChanged = JSON.stringify(config.filter) !== JSON.stringify(this.#config.filter);
+    const compositionChanged = config.composeDevices !== this.#config.composeDevices;
     this.#config = config;
     this.#filter = compileFilter(config.filter, this.deps.ha.model);
     this.#devices.configure(config, this.#filter);
-    if (filterChanged) await this.refresh();
+    if (filterChanged || compositionChanged) await this.refresh();
   }
 
   async dispose(): Promise<void> {
@@ -267,7 +268,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
       this.deps.mappings.onChange((bridgeId, ids) => {
         if (bridgeId !== this.#config.id) return;
         void this.#serial(async () => {
-          for (const id of ids) await this.#devices.reconcile(id);
+          await this.#devices.reconcileChanged(ids);
           this.onChange();
         });
       }),

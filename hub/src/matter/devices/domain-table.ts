@@ -7,8 +7,8 @@
  */
 import type { HassEntity } from "../../home-assistant/types.ts";
 import { climateCapabilities, lightCapabilities, selectOptions, speakerCapabilities } from "../model/capabilities.ts";
-import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../model/contract.ts";
 import { companionRoleOf } from "../model/companion-role.ts";
+import type { DeviceTypeKey, EntitySnapshot, MappingDecision } from "../model/contract.ts";
 import { AIR_QUALITY_CLASSES } from "../model/convert/air-quality.ts";
 import { isFlowUnit, isPressureUnit } from "../model/convert/measurements.ts";
 import { isTemperatureUnit } from "../model/convert/temperature.ts";
@@ -67,7 +67,9 @@ function sensorDecision(state: HassEntity | undefined): MappingDecision {
     /** Power and energy meters without a plug or light on their HA device (the bridge composes the others). */
     case "power":
     case "energy":
-      return companionRoleOf("sensor", state) ? key("electrical_sensor") : { unsupported: `${cls} unit ${unit ?? "(none)"} unknown` };
+      return companionRoleOf("sensor", state)
+        ? key("electrical_sensor")
+        : { unsupported: `${cls} unit ${unit ?? "(none)"} unknown` };
     case "voltage":
     case "current":
       return { unsupported: `${cls} alone has no Matter device: it is shown on its device's plug, light or power meter` };

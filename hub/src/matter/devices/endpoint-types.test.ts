@@ -38,7 +38,8 @@ const CLUSTERS: Record<DeviceTypeKey, string[]> = {
   mode_select: ["modeSelect"],
   humidifier: ["fanControl", "groups", "identify", "onOff", "relativeHumidityMeasurement"],
   on_off_sensor: ["identify", "onOff"],
-  electrical_sensor: ["electricalEnergyMeasurement", "electricalPowerMeasurement", "identify", "powerTopology"],
+  // A power meter alone (the demo fixture); an energy sensor adds electricalEnergyMeasurement (facets/electrical-facet.ts).
+  electrical_sensor: ["electricalPowerMeasurement", "powerTopology"],
 };
 
 /** Concentration clusters an air quality sensor adds for its pollutant. */

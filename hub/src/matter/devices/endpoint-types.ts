@@ -148,7 +148,11 @@ export function sameValue(current: unknown, next: unknown): boolean {
  * Attributes of `patch` whose value differs from the endpoint's current one and that every facet accepts (a
  * cumulative counter refuses a lower reading).
  */
-function differences(endpoint: Endpoint, patch: StatePatch, facets: readonly Facet[]): { changes: StatePatch; changed: string[] } {
+function differences(
+  endpoint: Endpoint,
+  patch: StatePatch,
+  facets: readonly Facet[],
+): { changes: StatePatch; changed: string[] } {
   const changes: StatePatch = {};
   const changed: string[] = [];
   const current = endpoint.state as unknown as Record<string, Record<string, unknown> | undefined>;

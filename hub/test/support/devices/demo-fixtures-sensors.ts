@@ -80,7 +80,14 @@ export const SENSOR_FIXTURES: DemoFixture[] = [
     { key: "air_quality_sensor", deviceType: 0x2c },
   ),
   fixture("sensor.outdoor_aqi", "42", { device_class: "aqi" }, { key: "air_quality_sensor", deviceType: 0x2c }),
-  fixture("sensor.washer_power", "1200", { device_class: "power", unit_of_measurement: "W" }, { unsupported: "power" }),
+  fixture(
+    "sensor.washer_power",
+    "1200",
+    { device_class: "power", unit_of_measurement: "W" },
+    { key: "electrical_sensor", deviceType: 0x510 },
+  ),
+  fixture("sensor.washer_volts", "231", { device_class: "voltage", unit_of_measurement: "V" }, { unsupported: "voltage" }),
+  fixture("sensor.washer_power_hp", "2", { device_class: "power", unit_of_measurement: "hp" }, { unsupported: "unit" }),
   fixture("sensor.phone_battery", "80", { device_class: "battery", unit_of_measurement: "%" }, { unsupported: "battery" }),
   fixture("sensor.uptime", "12 days", {}, { unsupported: "device class" }),
   // Binary sensors

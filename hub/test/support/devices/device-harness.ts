@@ -13,7 +13,7 @@ import { memoryLogger } from "../../../../lib/testing/fixtures.ts";
 import { assertNetworkIsolated } from "../../../../lib/testing/isolation.ts";
 import { createDeviceEndpoint } from "../../../src/matter/devices/endpoint-types.ts";
 import { createMatterEnvironment, type MatterEnvironment } from "../../../src/matter/matter-environment.ts";
-import type { ActionSink, DeviceTypeKey, EntitySnapshot, PinCheck } from "../../../src/matter/model/contract.ts";
+import type { ActionSink, Companions, DeviceTypeKey, EntitySnapshot, PinCheck } from "../../../src/matter/model/contract.ts";
 
 export { hassState, snapshot } from "./ha-fixtures.ts";
 
@@ -57,7 +57,11 @@ export interface TestBridge {
   aggregator: Endpoint;
   actions: FakeActionSink;
   /** Creates and adds a device endpoint (before or after start). */
-  add(key: DeviceTypeKey, entity: EntitySnapshot, options?: { pinCheck?: PinCheck; unit?: string }): Promise<Endpoint>;
+  add(
+    key: DeviceTypeKey,
+    entity: EntitySnapshot,
+    options?: { pinCheck?: PinCheck; unit?: string; companions?: Companions },
+  ): Promise<Endpoint>;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -109,6 +113,7 @@ export async function createTestBridge(name = "devices"): Promise<TestBridge> {
         actions,
         pinCheck: options.pinCheck,
         unitSystem: { temperature: options.unit ?? "°C" },
+        companions: options.companions,
       });
       await aggregator.add(endpoint);
       return endpoint;

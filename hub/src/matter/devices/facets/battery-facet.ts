@@ -7,8 +7,8 @@
  */
 import { PowerSourceServer } from "@matter/main/behaviors/power-source";
 import { PowerSource } from "@matter/main/clusters/power-source";
-import { batteryToMatter, chargeLevelOf } from "../../model/convert/electrical.ts";
 import type { Companions } from "../../model/contract.ts";
+import { batteryToMatter, chargeLevelOf } from "../../model/convert/electrical.ts";
 import { hasValue, numericState } from "../../model/ha-state.ts";
 import type { KindContext, StatePatch } from "../kinds/kind.ts";
 import type { Facet } from "./facet.ts";

@@ -14,8 +14,8 @@ import { ElectricalEnergyMeasurement } from "@matter/main/clusters/electrical-en
 import { ElectricalPowerMeasurement } from "@matter/main/clusters/electrical-power-measurement";
 import { PowerTopology } from "@matter/main/clusters/power-topology";
 import { MeasurementType } from "@matter/main/types";
-import { type ElectricalQuantity, toMilli } from "../../model/convert/electrical.ts";
 import type { Companions } from "../../model/contract.ts";
+import { type ElectricalQuantity, toMilli } from "../../model/convert/electrical.ts";
 import { numericState, unitOf } from "../../model/ha-state.ts";
 import type { KindContext, StatePatch } from "../kinds/kind.ts";
 import type { Facet, FacetBehaviors } from "./facet.ts";
@@ -40,7 +40,13 @@ const POWER_ROLES = [
  */
 function accuracy(measurementType: MeasurementType) {
   const max = Number.MAX_SAFE_INTEGER;
-  return { measurementType, measured: true, minMeasuredValue: 0, maxMeasuredValue: max, accuracyRanges: [{ rangeMin: 0, rangeMax: max, fixedMax: 1 }] };
+  return {
+    measurementType,
+    measured: true,
+    minMeasuredValue: 0,
+    maxMeasuredValue: max,
+    accuracyRanges: [{ rangeMin: 0, rangeMax: max, fixedMax: 1 }],
+  };
 }
 
 const hasPowerSide = (companions: Companions) => POWER_ROLES.some(([role]) => companions[role] !== undefined);
@@ -79,7 +85,10 @@ export const electricalFacet: Facet = {
       patch.electricalPowerMeasurement = values;
     }
     if (companions.energy) {
-      patch.electricalEnergyMeasurement = { accuracy: accuracy(MeasurementType.ElectricalEnergy), cumulativeEnergyImported: null };
+      patch.electricalEnergyMeasurement = {
+        accuracy: accuracy(MeasurementType.ElectricalEnergy),
+        cumulativeEnergyImported: null,
+      };
     }
     return patch;
   },

@@ -5,8 +5,8 @@ import type { DeviceTypeKey } from "../../model/contract.ts";
 import { doorLock, modeSelect, roboticVacuumCleaner, speaker, waterValve } from "./appliance-kinds.ts";
 import { contactSensor, genericSwitch, occupancySensor, onOffSensor, smokeCoAlarm, waterLeakDetector } from "./binary-kinds.ts";
 import { thermostat } from "./climate-kind.ts";
-import { electricalSensor } from "./electrical-kind.ts";
 import { windowCovering } from "./cover-kind.ts";
+import { electricalSensor } from "./electrical-kind.ts";
 import { airPurifier, fan, humidifier } from "./fan-kinds.ts";
 import type { DeviceKind } from "./kind.ts";
 import {
