@@ -55,10 +55,8 @@ export interface CompositionRuns {
 }
 
 export async function compositionRuns(ctx: SuiteContext): Promise<CompositionRuns> {
-  // --entities picks generated sizes; the demo home then stays out.
-  const cases = (ctx.quick ? QUICK : FULL).filter(
-    (c) => !ctx.entities || (c.home === "generated" && ctx.entities.includes(c.entities)),
-  );
+  // --entities picks generated sizes; the demo home has its own size and always runs.
+  const cases = (ctx.quick ? QUICK : FULL).filter((c) => !ctx.entities || c.home === "demo" || ctx.entities.includes(c.entities));
   const repeats = ctx.repeats ?? (ctx.quick ? 1 : 3);
   const job = (c: Case, variant: Variant | "empty", run: number): StartupJob => {
     const name = `composition-${c.home}${c.entities || ""}-${variant}-${run}`;
