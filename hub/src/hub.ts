@@ -236,10 +236,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
 async function createDemoBridge(bridges: BridgeService, log: Logger): Promise<void> {
   if (bridges.list().length > 0) return;
   const domains = ["light", "switch", "cover", "lock", "climate", "fan", "binary_sensor", "media_player"];
-  const include = [
-    ...domains.map((value) => ({ type: "domain" as const, value })),
-    { type: "label" as const, value: "energy" },
-  ];
+  const include = [...domains.map((value) => ({ type: "domain" as const, value })), { type: "label" as const, value: "energy" }];
   const bridge = await bridges.create({
     name: "Demo bridge",
     port: await bridges.nextPort(),
