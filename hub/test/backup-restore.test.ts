@@ -84,7 +84,14 @@ describe("backup with Matter identity → wiped data dir → restore → restart
     // 1. A hub with a bridge, paired by a controller that commands it.
     const first = await makeWorld(() => undefined);
     const port = await freeUdpPort();
-    const filter = { include: [{ type: "entity_id", value: "switch.garden_pump" }] };
+    // The contact sensor's endpoint carries its device's battery (a composed endpoint, docs/decisions.md).
+    const contact = "binary_sensor.front_door_contact";
+    const filter = {
+      include: [
+        { type: "entity_id", value: "switch.garden_pump" },
+        { type: "entity_id", value: contact },
+      ],
+    };
     const created = await first.call<BridgeRecord>("POST", "/api/matter/bridges", { name: "Garden", port, filter });
     assert.equal(created.status, 201);
     const bridge = await waitForStatus(first.call, created.body.id, "running");
@@ -93,6 +100,9 @@ describe("backup with Matter identity → wiped data dir → restore → restart
     const nodeId: NodeId = await controller.commission(bridge.commissioning.manualPairingCode, { ip: "::1", port });
     const endpoint = (await devicesOf(first.call, bridge.id)).get("switch.garden_pump")?.endpointNumber;
     assert.ok(endpoint);
+    const contactEndpoint = (await devicesOf(first.call, bridge.id)).get(contact)?.endpointNumber;
+    assert.ok(contactEndpoint);
+    assert.equal(await controller.read(nodeId, contactEndpoint, "powerSource", "batPercentRemaining"), 152);
     sim.clearCalls();
     await controller.invoke(nodeId, endpoint, "onOff", "toggle");
     await sim.waitForCall((c) => c.entityIds.includes("switch.garden_pump"));
@@ -140,11 +150,14 @@ describe("backup with Matter identity → wiped data dir → restore → restart
     );
     assert.equal(back.commissioning.passcode, bridge.commissioning.passcode);
     assert.equal((await devicesOf(current.call, bridge.id)).get("switch.garden_pump")?.endpointNumber, endpoint);
+    assert.equal((await devicesOf(current.call, bridge.id)).get(contact)?.endpointNumber, contactEndpoint);
     sim.clearCalls();
     await commandAfterRestart();
     await sim.waitForCall((c) => c.entityIds.includes("switch.garden_pump"), 10_000);
     const on = await controller.read(nodeId, endpoint, "onOff", "onOff");
     assert.equal(typeof on, "boolean");
+    sim.setState("sensor.front_door_contact_battery", "61");
+    await eventually(async () => (await controller.read(nodeId, contactEndpoint, "powerSource", "batPercentRemaining")) === 122);
 
     // 5. Restoring onto the live hub (its bridge running) stops the bridge first, then swaps; after the restart
     //    the controller still works.

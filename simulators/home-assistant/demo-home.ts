@@ -14,6 +14,7 @@ import { addMedia } from "./demo/media.ts";
 import { addSecurity } from "./demo/security.ts";
 import { addSolar } from "./demo/solar.ts";
 import { addStructure } from "./demo/structure.ts";
+import { addWater } from "./demo/water.ts";
 import { createHomeBuilder } from "./home-builder.ts";
 
 /** Builds the demo home; `now` (epoch ms, default the current time) anchors its timestamps. */
@@ -23,6 +24,7 @@ export function createDemoHome(options: { now?: number } = {}): HomeSnapshot {
   addStructure(home);
   addLighting(home);
   addComfort(home);
+  addWater(home);
   addAirSensors(home);
   addSecurity(home);
   addCovers(home);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { HttpError } from "../../../lib/http-error.ts";
 import { memoryLogger } from "../../../lib/testing/fixtures.ts";
+import { eventually } from "../../test/support/test-context.ts";
 import { LockCredentialService } from "./lock-credential-service.ts";
 
 /** The cheapest scrypt password-hash.ts accepts: these tests are about the service, not the KDF's cost. */
@@ -145,9 +146,12 @@ describe("LockCredentialService", () => {
     await service.put("lock.back_door", { pin: "1234", enabled: false });
     assert.equal(await service.pinCheck("lock.front_door", PIN), "valid");
     await service.pinCheck("lock.front_door", "0000");
-    await new Promise((resolve) => setTimeout(resolve, 50)); // usage is saved in the background
-    const reloaded = create();
-    await reloaded.load();
+    // Usage is saved in the background: wait for the file to hold it (a fixed sleep failed on a loaded machine).
+    const reloaded = await eventually(async () => {
+      const candidate = create();
+      await candidate.load();
+      return candidate.get("lock.front_door").failedAttempts === 1 ? candidate : undefined;
+    });
     assert.deepEqual(
       reloaded.list().map((c) => [c.entityId, c.enabled, c.failedAttempts, c.lastUsedAt !== null]),
       [

@@ -140,7 +140,13 @@ describe("a real Home Assistant drives the hub", { timeout: 300_000 }, () => {
         assert.fail(`${rows.size} rows, ${truth.states.length} states; missing ${missing.join(", ")}; extra ${extra.join(", ")}`);
       }
       assert.equal(row.failed, null, `${state.entity_id} failed: ${row.failed}`);
-      assert.ok((row.endpointNumber !== null) !== (row.skipped !== null), `${state.entity_id}: exposed xor skipped`);
+      const outcomes = [row.endpointNumber !== null, row.skipped !== null, row.composedInto !== null];
+      assert.equal(outcomes.filter(Boolean).length, 1, `${state.entity_id}: exposed, skipped or part of another`);
+      if (row.composedInto) {
+        const carrier = rows.get(row.composedInto);
+        assert.ok(carrier?.endpointNumber, `${state.entity_id} is part of ${row.composedInto}, which is exposed`);
+        assert.ok(carrier.carries?.some((part) => part.entityId === state.entity_id), `${row.composedInto} carries it`);
+      }
       table.push(entityLine(state, row));
     }
     endpoints = new Map(
@@ -148,13 +154,18 @@ describe("a real Home Assistant drives the hub", { timeout: 300_000 }, () => {
     );
     for (const id of [LIGHT, SWITCH, TEMPERATURE]) assert.ok(endpoints.has(id), `${id} is exposed`);
     timings.exposed = endpoints.size;
-    timings.skipped = table.length - endpoints.size;
+    timings.skipped = [...rows.values()].filter((r) => r.skipped !== null).length;
     writeFileSync(join(interopPaths().artifacts, "home-assistant-entities.md"), `${table.join("\n")}\n`);
   });
 
   function entityLine(state: HaState, row: DeviceRow): string {
     const cls = typeof state.attributes.device_class === "string" ? ` (${state.attributes.device_class})` : "";
-    const outcome = row.endpointNumber !== null ? `exposed: ${row.deviceType}` : `skipped: ${row.skipped}`;
+    const outcome =
+      row.endpointNumber !== null
+        ? `exposed: ${row.deviceType}${row.carries?.length ? ` + ${row.carries.map((part) => part.role).join(", ")}` : ""}`
+        : row.composedInto
+          ? `part of ${row.composedInto}`
+          : `skipped: ${row.skipped}`;
     return `| \`${state.entity_id}\`${cls} | ${outcome} |`;
   }
 

@@ -30,6 +30,8 @@ export interface DeviceRow {
   skipped: string | null;
   failed: string | null;
   reachable: boolean;
+  composedInto?: string | null;
+  carries?: { entityId: string; role: string; value: unknown; unit: string | null }[];
 }
 
 /** Calls the hub's HTTP API in-process and parses JSON, keeping the status. */

@@ -115,6 +115,9 @@ export const S = {
     serverModeHint:
       "For controllers that need a standalone device, e.g. a robot vacuum in Apple Home. Select exactly one entity.",
     autoStart: "Start automatically",
+    composeDevices: "Compose devices",
+    composeDevicesHint:
+      "Battery, power and energy sensors show on their device's main accessory; off, each entity is a device of its own. Switching it keeps each device's endpoint; controllers may need a minute to show the new values.",
     filter: "Which entities",
     include: "Include",
     exclude: "Exclude",
@@ -229,6 +232,24 @@ export const S = {
     pluginDevices: (n: number) => `Plugin devices (${n})`,
     fromPlugin: (plugin: string) => `from ${plugin}`,
     endpoint: (n: number) => `endpoint ${n}`,
+    partOf: (name: string) => `part of ${name}`,
+    /** The endpoints a companion shows on: "Front Door Lock", "Hallway Motion and 3 more". */
+    carriers: (first: string, more: number) => (more > 0 ? `${first} and ${more} more` : first),
+    carriedFrom: (entityIds: string) => `From ${entityIds}`,
+    detachedPill: "On its own",
+    exposeOnOwn: "Expose on its own",
+    exposeOnOwnComposed: (name: string) => `Now its value shows on ${name}.`,
+    exposeOnOwnDetached: "Now a device of its own; unchecked, its value shows on its device's main accessory.",
+  },
+  /** What an endpoint carries from its companion entities: "+ battery 84 %, 120 W". */
+  carried: {
+    prefix: "+",
+    unknown: "—",
+    battery: (value: string) => `battery ${value}`,
+    batteryLow: (low: boolean) => (low ? "battery low" : "battery OK"),
+    charging: (charging: boolean) => (charging ? "charging" : "not charging"),
+    /** A measurement whose value is unknown: "power —". */
+    unknownOf: (role: string) => `${role} —`,
   },
   deviceTypes: {
     on_off_light: "On/off light",
@@ -260,6 +281,7 @@ export const S = {
     humidifier: "Humidifier",
     on_off_sensor: "On/off sensor",
     electrical_sensor: "Electrical sensor",
+    water_heater: "Water heater",
   } satisfies Record<DeviceTypeKey, string>,
   entities: {
     title: "Entities",

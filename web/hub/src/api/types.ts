@@ -10,7 +10,9 @@ import type {
   BridgeDeviceInfo,
   BridgeFilter,
   BridgeStatus,
+  CarriedPart,
   CommissioningInfo,
+  CompanionRole,
   CreateBridge,
   DetailedHealth,
   DeviceTypeKey,
@@ -37,7 +39,9 @@ export type {
   BridgeDeviceInfo,
   BridgeFilter,
   BridgeStatus,
+  CarriedPart,
   CommissioningInfo,
+  CompanionRole,
   DetailedHealth,
   DeviceTypeKey,
   DiagnosticEvent,
@@ -68,7 +72,7 @@ export interface Bridge extends CreateBridge {
 }
 
 /** What the create/edit form sends. */
-export type BridgeInput = Pick<Bridge, "name" | "port" | "filter" | "priority" | "serverMode" | "autoStart">;
+export type BridgeInput = Pick<Bridge, "name" | "port" | "filter" | "priority" | "serverMode" | "composeDevices" | "autoStart">;
 
 export interface EntityPage {
   entities: HaEntity[];

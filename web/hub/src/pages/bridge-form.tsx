@@ -14,6 +14,7 @@ const EMPTY: BridgeInput = {
   port: 5540,
   priority: 100,
   serverMode: false,
+  composeDevices: true,
   autoStart: true,
   filter: { include: [], exclude: [], includeHidden: false },
 };
@@ -39,6 +40,7 @@ export function BridgeFormPage({ bridgeId }: { bridgeId?: string }) {
           port: b.port,
           priority: b.priority,
           serverMode: b.serverMode,
+          composeDevices: b.composeDevices,
           autoStart: b.autoStart,
           filter: {
             include: b.filter.include ?? [],
@@ -174,6 +176,18 @@ export function BridgeFormPage({ bridgeId }: { bridgeId?: string }) {
             </label>
             <p class="hint" id="server-mode-hint">
               {S.form.serverModeHint}
+            </p>
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={form.composeDevices}
+                onChange={(e) => setForm({ ...form, composeDevices: e.currentTarget.checked })}
+                aria-describedby="compose-devices-hint"
+              />
+              {S.form.composeDevices}
+            </label>
+            <p class="hint" id="compose-devices-hint">
+              {S.form.composeDevicesHint}
             </p>
           </div>
           <div class="card">
