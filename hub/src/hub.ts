@@ -226,14 +226,21 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   }
 }
 
-/** Demo mode on a fresh data dir: one bridge over the demo home's everyday devices, ready to pair. */
+/**
+ * Demo mode on a fresh data dir: one bridge over the demo home's everyday devices, ready to pair. Composed: the
+ * locks, contacts and motion sensor carry their batteries and the plugs their meters, whatever the filter says of
+ * the sensors. The "Energy monitoring" label adds the meters with nothing to switch (solar inverter, P1 meter, EV
+ * charger, the relay cabinet's total) as Electrical Sensors, about six endpoints; the whole sensor domain would add
+ * some thirty temperature, humidity and air-quality sensors and bury the composed devices.
+ */
 async function createDemoBridge(bridges: BridgeService, log: Logger): Promise<void> {
   if (bridges.list().length > 0) return;
   const domains = ["light", "switch", "cover", "lock", "climate", "fan", "binary_sensor", "media_player"];
+  const include = [...domains.map((value) => ({ type: "domain" as const, value })), { type: "label" as const, value: "energy" }];
   const bridge = await bridges.create({
     name: "Demo bridge",
     port: await bridges.nextPort(),
-    filter: { include: domains.map((value) => ({ type: "domain" as const, value })), exclude: [], includeHidden: false },
+    filter: { include, exclude: [], includeHidden: false },
     priority: 100,
     serverMode: false,
     composeDevices: true,

@@ -12,6 +12,7 @@ import { addHelpers } from "./demo/helpers.ts";
 import { addLighting } from "./demo/lighting.ts";
 import { addMedia } from "./demo/media.ts";
 import { addSecurity } from "./demo/security.ts";
+import { addSolar } from "./demo/solar.ts";
 import { addStructure } from "./demo/structure.ts";
 import { addWater } from "./demo/water.ts";
 import { createHomeBuilder } from "./home-builder.ts";
@@ -29,6 +30,7 @@ export function createDemoHome(options: { now?: number } = {}): HomeSnapshot {
   addCovers(home);
   addMedia(home, now);
   addEnergy(home);
+  addSolar(home);
   addHelpers(home, now);
   return home.build();
 }
