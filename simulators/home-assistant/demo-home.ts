@@ -13,6 +13,7 @@ import { addLighting } from "./demo/lighting.ts";
 import { addMedia } from "./demo/media.ts";
 import { addSecurity } from "./demo/security.ts";
 import { addStructure } from "./demo/structure.ts";
+import { addWater } from "./demo/water.ts";
 import { createHomeBuilder } from "./home-builder.ts";
 
 /** Builds the demo home; `now` (epoch ms, default the current time) anchors its timestamps. */
@@ -22,6 +23,7 @@ export function createDemoHome(options: { now?: number } = {}): HomeSnapshot {
   addStructure(home);
   addLighting(home);
   addComfort(home);
+  addWater(home);
   addAirSensors(home);
   addSecurity(home);
   addCovers(home);

@@ -68,6 +68,7 @@ describe("demo home", () => {
       "vacuum",
       "valve",
       "humidifier",
+      "water_heater",
       "alarm_control_panel",
       "input_select",
       "select",

@@ -281,6 +281,7 @@ export const S = {
     humidifier: "Humidifier",
     on_off_sensor: "On/off sensor",
     electrical_sensor: "Electrical sensor",
+    water_heater: "Water heater",
   } satisfies Record<DeviceTypeKey, string>,
   entities: {
     title: "Entities",

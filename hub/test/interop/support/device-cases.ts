@@ -12,10 +12,12 @@ import { type DeviceCase, isEntitySource } from "./device-case.ts";
 import { LIGHT_PLUG_CASES } from "./light-plug-cases.ts";
 import { PLUGIN_CASES } from "./plugin-cases.ts";
 import { SENSOR_CASES } from "./sensor-cases.ts";
+import { WATER_HEATER_CASES } from "./water-heater-cases.ts";
 
 export const DEVICE_CASES: readonly DeviceCase[] = [
   ...LIGHT_PLUG_CASES,
   ...CLIMATE_COVER_CASES,
+  ...WATER_HEATER_CASES,
   ...APPLIANCE_CASES,
   ...SENSOR_CASES,
   ...PLUGIN_CASES,
