@@ -80,7 +80,7 @@ describe("controller limits: warnings and split", { timeout: 120_000 }, () => {
     assert.equal(warning?.kind, "device_limit");
     assert.equal(warning?.limit, 150);
     assert.ok((warning?.count ?? 0) > 150, `counted ${warning?.count}`);
-    assert.match(warning?.message ?? "", /devices on this bridge, over the 150 Apple Home is reported to take per bridge/);
+    assert.match(warning?.message ?? "", /devices on this bridge; Apple Home is reported to take at most 150 per bridge$/);
     assert.ok(
       warning?.sources.some((source) => source.url?.includes("matterbridge") && /^\d{4}-\d\d-\d\d$/.test(source.checkedOn)),
     );

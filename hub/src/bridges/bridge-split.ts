@@ -63,8 +63,8 @@ export interface SplitPlan {
 const rule = (by: SplitBy, value: string): FilterRule => ({ type: by, value });
 
 /**
- * Groups the devices and packs the groups into as few bridges as fit (largest first). Areas are disjoint: each
- * group goes into the first bridge with room. An entity may carry several labels, so label bridges form a chain:
+ * Groups the devices and packs the groups into as few bridges as fit (largest first). Areas are disjoint: they are
+ * spread evenly over the bridges they need. An entity may carry several labels, so label bridges form a chain:
  * each one excludes the labels of the bridges before it, a device goes to the first bridge holding one of its
  * labels, and only the last bridge is open (so a later label never pulls devices out of a closed one).
  */
@@ -86,6 +86,7 @@ export function planSplit(input: SplitInput): SplitPlan {
   const taken = () => bins.flatMap((bin) => bin.groups.map((group) => group.id));
   const tooBig: SplitGroup[] = [];
   const unplaced = new Set(input.devices.filter((device) => keysOf(device).length > 0));
+  const withKeys = unplaced.size;
   while (unplaced.size > 0) {
     const counts = new Map<string, number>();
     for (const device of unplaced) for (const key of keysOf(device)) counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -94,7 +95,11 @@ export function planSplit(input: SplitInput): SplitPlan {
     const [id, estimate] = next;
     const group: SplitGroup = { id, name: input.nameOf(id), devices: estimate };
     for (const device of [...unplaced]) if (keysOf(device).includes(id)) unplaced.delete(device);
-    const open = by === "area" ? bins : bins.slice(-1);
+    // Areas: the largest groups open as many bridges as the devices need, then each group joins the emptiest one
+    // with room, so the bridges come out even and each keeps room to grow. Labels: only the last bridge is open.
+    const needed = Math.ceil(withKeys / maxDevices);
+    const open =
+      by === "label" ? bins.slice(-1) : bins.length < needed ? [] : [...bins].sort((a, b) => a.devices - b.devices);
     const fitting = open.find((bin) => {
       if (bin.devices + estimate > maxDevices) return false;
       const exact = input.count(filterOf([...bin.groups, group], bin.earlier));

@@ -31,7 +31,10 @@ describe("controller checks", () => {
       assert.equal(warning.controller, id);
       assert.equal(warning.limit, limit);
       assert.equal(warning.count, limit + 1);
-      assert.match(warning.message, new RegExp(`${limit + 1} devices on this bridge, over the ${limit} ${entry.name}`));
+      assert.match(
+        warning.message,
+        new RegExp(`^${limit + 1} devices on this bridge; ${entry.name} is reported to take at most ${limit} per bridge$`),
+      );
       assert.deepEqual(warning.sources, entry.maxDevices.sources);
     }
   });

@@ -111,7 +111,7 @@ export function checkControllers(
         count: devices.length,
         basis: entry.maxDevices.basis,
         summary: entry.maxDevices.summary,
-        message: `${devices.length} devices on this bridge, over the ${limit} ${entry.name} is ${entry.maxDevices.basis === "documented" ? "documented" : "reported"} to take per bridge`,
+        message: `${devices.length} devices on this bridge; ${entry.name} is ${entry.maxDevices.basis === "documented" ? "documented" : "reported"} to take at most ${limit} per bridge`,
         sources: entry.maxDevices.sources,
       });
     }
