@@ -98,8 +98,7 @@ export function planSplit(input: SplitInput): SplitPlan {
     // Areas: the largest groups open as many bridges as the devices need, then each group joins the emptiest one
     // with room, so the bridges come out even and each keeps room to grow. Labels: only the last bridge is open.
     const needed = Math.ceil(withKeys / maxDevices);
-    const open =
-      by === "label" ? bins.slice(-1) : bins.length < needed ? [] : [...bins].sort((a, b) => a.devices - b.devices);
+    const open = by === "label" ? bins.slice(-1) : bins.length < needed ? [] : [...bins].sort((a, b) => a.devices - b.devices);
     const fitting = open.find((bin) => {
       if (bin.devices + estimate > maxDevices) return false;
       const exact = input.count(filterOf([...bin.groups, group], bin.earlier));
