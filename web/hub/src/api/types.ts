@@ -118,7 +118,8 @@ export interface PreviewSettings {
   leaveOutUnsupported: boolean;
   composeDevices: boolean;
   serverMode: boolean;
-  port: number;
+  /** Absent while the form's port field holds no number. */
+  port?: number;
 }
 
 export interface FilterValue {

@@ -235,7 +235,7 @@ export function BridgeFormPage({ bridgeId }: { bridgeId?: string }) {
               leaveOutUnsupported: form.leaveOutUnsupported,
               composeDevices: form.composeDevices,
               serverMode: form.serverMode,
-              port: form.port,
+              port: Number.isInteger(form.port) ? form.port : undefined,
             }}
           />
         </aside>
