@@ -26,6 +26,7 @@ import { startLanListener } from "./http/lan-listener.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
+import { planBridge } from "./matter/bridge/bridge-plan.ts";
 import { MatterBridgeRuntime } from "./matter/bridge/runtime.ts";
 import { createMatterEnvironment } from "./matter/matter-environment.ts";
 import { PluginService, type PluginTuning } from "./plugins/plugin-service.ts";
@@ -151,6 +152,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
         await mappings.deleteAll(id);
         await plugins.removeBridge(id);
       },
+      (bridgeConfig) => planBridge({ model: homeAssistant.model, mappings }, bridgeConfig),
     );
     stops.unshift(() => bridges.stop());
     await bridges.load();
