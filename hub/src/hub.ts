@@ -49,6 +49,11 @@ export interface HubOptions {
   requestRestart?: () => unknown;
   /** Test tuning: the clock of the lock PINs' brute-force brake (to step over its lockout). */
   lockBrakeNow?: () => number;
+  /**
+   * Test tuning: the first UDP port new bridges are offered (5540). Test files run side by side in one network
+   * namespace; the hub's probe for a free port cannot see a port another file is about to bind.
+   */
+  firstMatterPort?: number;
 }
 
 export interface Hub {
@@ -153,6 +158,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
         await plugins.removeBridge(id);
       },
       (bridgeConfig) => planBridge({ model: homeAssistant.model, mappings }, bridgeConfig),
+      options.firstMatterPort,
     );
     stops.unshift(() => bridges.stop());
     await bridges.load();

@@ -3,7 +3,7 @@ import { EventEmitter } from "node:events";
 import { badRequest, HttpError, notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { BridgeAction } from "./bridge-actions.ts";
-import type { BridgeConfig, CreateBridge, UpdateBridge } from "./bridge-config.ts";
+import { type BridgeConfig, type CreateBridge, DEFAULT_MATTER_PORT, type UpdateBridge } from "./bridge-config.ts";
 import type { BridgePlanner, BridgeRuntime, BridgeRuntimeFactory } from "./bridge-runtime.ts";
 import type { BridgeStore } from "./bridge-store.ts";
 import { type CountedDevice, checkControllers, countedFromPlan, countedFromRows } from "./controller-checks.ts";
@@ -41,6 +41,8 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     private readonly removeStorage: (bridgeId: string) => Promise<void>,
     /** Plans a configuration without a node (stopped bridges' controller checks, previews, splits). */
     private readonly planner: BridgePlanner = () => [],
+    /** Where {@link nextPort} starts looking: 5540, or a test's own range (test files run side by side). */
+    private readonly firstPort = DEFAULT_MATTER_PORT,
   ) {
     super();
   }
@@ -212,7 +214,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   }
 
   async nextPort(): Promise<number> {
-    return nextFreePort(new Set(this.store.list().map((b) => b.port)));
+    return nextFreePort(new Set(this.store.list().map((b) => b.port)), undefined, this.firstPort);
   }
 
   async setPriorities(updates: { id: string; priority: number }[]) {
