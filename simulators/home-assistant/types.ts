@@ -105,6 +105,14 @@ export interface HaSimulator {
   updateLabel(labelId: string, changes: Partial<LabelRegistryEntry>): void;
   /** Removes the label and clears it from areas, devices and entities. */
   removeLabel(labelId: string): void;
+  /**
+   * HA's `async_expose_entity` for each entity and assistant, as `homeassistant/expose_entity` does (without its
+   * checks): a registry entity's entry options change (with `entity_registry_updated`), another entity's setting
+   * changes silently.
+   */
+  exposeEntities(entityIds: string[], assistants: string[], shouldExpose: boolean): void;
+  /** What `homeassistant/expose_entity/list` answers (`exposed_entities`). */
+  exposedEntities(): Record<string, Record<string, true>>;
   /** The current registries and states as a snapshot (copies). */
   snapshot(): HomeSnapshot;
 
