@@ -29,6 +29,7 @@ export type {
 export type { BridgeFilter, FilterRule, FilterRuleType } from "./bridges/filter.ts";
 export type { DiagnosticEvent } from "./diagnostics/diagnostic-bus.ts";
 export type { EntityMapping } from "./entity-mappings/entity-mapping-store.ts";
+export { KNOWN_ASSISTANTS } from "./home-assistant/assistants.ts";
 export type { LockCredentialView } from "./lock-credentials/lock-credential-service.ts";
 export type { LogEntry } from "./logs/log-ring.ts";
 export type { CompanionRole, DeviceTypeKey } from "./matter/model/contract.ts";
