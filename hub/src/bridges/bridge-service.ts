@@ -88,6 +88,12 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     };
   }
 
+  /** See {@link BridgeRuntime.reconciliations}; 404 for an unknown bridge. */
+  reconciliations(id: string): number {
+    this.#config(id);
+    return this.#runtime(id).reconciliations();
+  }
+
   devices(id: string) {
     this.#config(id);
     return this.#runtime(id).devices();
