@@ -6,22 +6,30 @@
  * Run by the benchmark drivers only, inside the private network namespace, with bench/sut-probe preloaded.
  */
 import { readFileSync } from "node:fs";
-import { Endpoint, Environment, ServerNode, type ServerNode as ServerNodeType, VendorId } from "@matter/main";
+import { type Behavior, Endpoint, Environment, ServerNode, type ServerNode as ServerNodeType, VendorId } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
 import { ColorControlServer } from "@matter/main/behaviors/color-control";
 import { DoorLockServer } from "@matter/main/behaviors/door-lock";
+import { ElectricalEnergyMeasurementServer } from "@matter/main/behaviors/electrical-energy-measurement";
+import { ElectricalPowerMeasurementServer } from "@matter/main/behaviors/electrical-power-measurement";
 import { FanControlServer } from "@matter/main/behaviors/fan-control";
 import { LevelControlServer } from "@matter/main/behaviors/level-control";
 import { OccupancySensingServer } from "@matter/main/behaviors/occupancy-sensing";
 import { OnOffServer } from "@matter/main/behaviors/on-off";
+import { PowerSourceServer } from "@matter/main/behaviors/power-source";
+import { PowerTopologyServer } from "@matter/main/behaviors/power-topology";
 import { ThermostatServer } from "@matter/main/behaviors/thermostat";
 import { WindowCoveringServer } from "@matter/main/behaviors/window-covering";
 import { ColorControl } from "@matter/main/clusters/color-control";
 import { DoorLock } from "@matter/main/clusters/door-lock";
+import { ElectricalEnergyMeasurement } from "@matter/main/clusters/electrical-energy-measurement";
+import { ElectricalPowerMeasurement } from "@matter/main/clusters/electrical-power-measurement";
 import { FanControl } from "@matter/main/clusters/fan-control";
 import { LevelControl } from "@matter/main/clusters/level-control";
 import { OccupancySensing } from "@matter/main/clusters/occupancy-sensing";
 import { OnOff } from "@matter/main/clusters/on-off";
+import { PowerSource } from "@matter/main/clusters/power-source";
+import { PowerTopology } from "@matter/main/clusters/power-topology";
 import { Thermostat } from "@matter/main/clusters/thermostat";
 import { WindowCovering } from "@matter/main/clusters/window-covering";
 import { ColorTemperatureLightDevice } from "@matter/main/devices/color-temperature-light";
@@ -44,6 +52,8 @@ import { ThermostatDevice } from "@matter/main/devices/thermostat";
 import { WaterLeakDetectorDevice } from "@matter/main/devices/water-leak-detector";
 import { WindowCoveringDevice } from "@matter/main/devices/window-covering";
 import { AggregatorEndpoint } from "@matter/main/endpoints/aggregator";
+import { ElectricalSensorEndpoint } from "@matter/main/endpoints/electrical-sensor";
+import { MeasurementType } from "@matter/main/types";
 import type { ReferenceCommand, ReferencePlan, ReferenceReady, ReferenceSet } from "./reference-plan.ts";
 
 const planPath = process.env.BENCH_PLAN;
@@ -198,9 +208,85 @@ function endpointType(key: string, bridge: number) {
         type: SpeakerDevice.with(OnOffBase, LevelControlServer.with()),
         state: { onOff: { onOff: false }, levelControl: { currentLevel: 0, minLevel: 0, maxLevel: 254, onLevel: null } },
       };
+    case "electrical_sensor":
+      // The bare device type: its clusters are the electrical facet's (below), its own sensor among them.
+      return { type: ElectricalSensorEndpoint };
     default:
       throw new Error(`reference-bridge: no stock type for device type key "${key}"`);
   }
+}
+
+/** Mandatory accuracy of a measured quantity (the hub states the same). */
+function accuracy(measurementType: MeasurementType) {
+  const max = Number.MAX_SAFE_INTEGER;
+  return {
+    measurementType,
+    measured: true,
+    minMeasuredValue: 0,
+    maxMeasuredValue: max,
+    accuracyRanges: [{ rangeMin: 0, rangeMax: max, fixedMax: 1 }],
+  };
+}
+
+const POWER_ROLES = [
+  ["power", "activePower", MeasurementType.ActivePower],
+  ["voltage", "voltage", MeasurementType.Voltage],
+  ["current", "activeCurrent", MeasurementType.ActiveCurrent],
+] as const;
+
+/**
+ * The stock clusters a composed hub endpoint carries besides its own (the hub's devices/facets): Power Source with
+ * the Battery feature (Rechargeable with a charging sensor) for battery roles; Power Topology (TREE), Electrical
+ * Power Measurement (AC) and Electrical Energy Measurement (imported, cumulative) for electrical roles.
+ */
+function facets(roles: readonly string[]): { behaviors: Behavior.Type[]; state: Record<string, Record<string, unknown>> } {
+  const behaviors: Behavior.Type[] = [];
+  const state: Record<string, Record<string, unknown>> = {};
+  const has = (role: string) => roles.includes(role);
+  if (has("battery") || has("battery_low")) {
+    const charging = has("battery_charging");
+    behaviors.push(
+      charging
+        ? PowerSourceServer.with(PowerSource.Feature.Battery, PowerSource.Feature.Rechargeable)
+        : PowerSourceServer.with(PowerSource.Feature.Battery),
+    );
+    state.powerSource = {
+      status: PowerSource.PowerSourceStatus.Active,
+      order: 0,
+      description: "Battery",
+      batReplaceability: PowerSource.BatReplaceability.Unspecified,
+      batReplacementNeeded: false,
+      batChargeLevel: PowerSource.BatChargeLevel.Ok,
+      batPercentRemaining: has("battery") ? 160 : null,
+      ...(charging ? { batFunctionalWhileCharging: true, batChargeState: PowerSource.BatChargeState.IsNotCharging } : {}),
+    };
+  }
+  const measured = POWER_ROLES.filter(([role]) => has(role));
+  if (measured.length > 0 || has("energy")) behaviors.push(PowerTopologyServer.with(PowerTopology.Feature.TreeTopology));
+  if (measured.length > 0) {
+    behaviors.push(ElectricalPowerMeasurementServer.with(ElectricalPowerMeasurement.Feature.AlternatingCurrent));
+    const values: Record<string, unknown> = {
+      powerMode: ElectricalPowerMeasurement.PowerMode.Ac,
+      numberOfMeasurementTypes: measured.length,
+      accuracy: measured.map(([, , type]) => accuracy(type)),
+      activePower: null,
+    };
+    for (const [, attribute] of measured) values[attribute] = 1000;
+    state.electricalPowerMeasurement = values;
+  }
+  if (has("energy")) {
+    behaviors.push(
+      ElectricalEnergyMeasurementServer.with(
+        ElectricalEnergyMeasurement.Feature.ImportedEnergy,
+        ElectricalEnergyMeasurement.Feature.CumulativeEnergy,
+      ),
+    );
+    state.electricalEnergyMeasurement = {
+      accuracy: accuracy(MeasurementType.ElectricalEnergy),
+      cumulativeEnergyImported: { energy: 1000 },
+    };
+  }
+  return { behaviors, state };
 }
 
 const nodes: ServerNodeType[] = [];
@@ -229,17 +315,24 @@ for (const [index, bridge] of plan.bridges.entries()) {
   const byId = new Map<string, Endpoint>();
   for (const device of bridge.devices) {
     const { type, state } = endpointType(device.key, index);
+    const extra = facets(device.carries ?? []);
     const options = {
       id: device.id,
       ...state,
+      ...extra.state,
       bridgedDeviceBasicInformation: {
         nodeLabel: device.label.slice(0, 32),
         uniqueId: `u-${device.id}`.slice(0, 32),
         reachable: true,
       },
     };
-    const endpoint = new Endpoint(type.with(BridgedDeviceBasicInformationServer), options as unknown as Endpoint.Options);
+    const endpoint = new Endpoint(
+      type.with(BridgedDeviceBasicInformationServer, ...extra.behaviors),
+      options as unknown as Endpoint.Options,
+    );
     await aggregator.add(endpoint);
+    // EndpointList names the endpoint itself (empty would mean the whole bridge), as the hub's battery does.
+    if (extra.state.powerSource) await endpoint.set({ powerSource: { endpointList: [endpoint.number] } } as never);
     byId.set(device.id, endpoint);
   }
   await node.start();

@@ -9,6 +9,11 @@ export interface ReferenceDevice {
   /** The hub's device type key, e.g. `extended_color_light`. */
   key: string;
   label: string;
+  /**
+   * The companion roles the hub's endpoint carries (`battery`, `battery_low`, `battery_charging`, `power`, `energy`,
+   * `voltage`, `current`): the reference adds the same Power Source and electrical measurement clusters.
+   */
+  carries?: string[];
 }
 
 export interface ReferenceBridge {

@@ -15,6 +15,8 @@ import {
   benchHome,
   bridgeSpecs,
   commission,
+  type ExposedDevice,
+  exposedOf,
   hubBridges,
   hubReady,
   referencePlanFrom,
@@ -31,7 +33,7 @@ export interface SessionJob {
   subject: "hub" | "reference";
   entities: number;
   runtime: Runtime;
-  exposed?: { entityId: string; deviceType: string }[][];
+  exposed?: ExposedDevice[][];
   cpuProfDir?: string;
   verbose?: boolean;
 }
@@ -54,7 +56,7 @@ export interface Session {
   nodeId: NodeId;
   /** Exposed entity id → device type key and endpoint number. */
   exposed: Map<string, { key: string; endpoint: number }>;
-  exposedList: { entityId: string; deviceType: string }[];
+  exposedList: ExposedDevice[];
   /** Applies changes: HA states for the hub, one IPC batch of attribute writes for the reference. */
   apply(changes: Change[]): void;
   /** Resolves (performance.now()) when the command on `entityId` reached HA (hub) or the device (reference). */
@@ -75,7 +77,7 @@ export async function openSession(job: SessionJob): Promise<Session> {
   let subject: Subject;
   let code: string;
   let endpoints: Map<string, number>;
-  let exposedList: { entityId: string; deviceType: string }[];
+  let exposedList: ExposedDevice[];
   const commandWaiters = new Map<string, (at: number) => void>();
   if (job.subject === "hub") {
     await writeHubBridges(folder.path, [spec]);
@@ -92,7 +94,7 @@ export async function openSession(job: SessionJob): Promise<Session> {
     const [bridge] = await hubBridges(hub);
     if (!bridge) throw new Error("the hub has no bridge");
     code = bridge.record.commissioning.manualPairingCode;
-    exposedList = bridge.devices.map((d) => ({ entityId: d.entityId, deviceType: d.deviceType as string }));
+    exposedList = exposedOf(bridge.devices, home);
     endpoints = new Map(bridge.devices.map((d) => [d.entityId, d.endpointNumber as number]));
   } else {
     const exposed = job.exposed?.[0];

@@ -13,16 +13,21 @@ import type { NodeId } from "@matter/main";
 import type { HomeSnapshot } from "../../hub/src/home-assistant/types.ts";
 import { TestController } from "../../hub/test/support/matter-controller.ts";
 import { freeUdpPort } from "../../hub/test/support/matter-fixtures.ts";
-import { generateHome, type HaSimulator, startHaSimulator } from "../../simulators/home-assistant/index.ts";
+import { createDemoHome, generateHome, type HaSimulator, startHaSimulator } from "../../simulators/home-assistant/index.ts";
 import { endpointIdFor, type ReferencePlan, type ReferenceReady } from "../reference-plan.ts";
 import type { Runtime } from "./paths.ts";
 import { Subject } from "./subject.ts";
 
 const HA_TOKEN = "bench-token";
+/** 2026-01-01T00:00:00Z: the demo home's timestamps do not depend on the clock either. */
+const DEMO_EPOCH = 1_767_225_600;
 
-/** `generateHome(entities)`, its entities split in `groups` consecutive runs labelled `bench_group_<k>`. */
-export function benchHome(entities: number, groups = 1): HomeSnapshot {
-  const home = generateHome(entities);
+/**
+ * `generateHome(entities)`, its entities split in `groups` consecutive runs labelled `bench_group_<k>`; with
+ * `demo`, the demo home (its size is its own, `entities` is ignored) instead.
+ */
+export function benchHome(entities: number, groups = 1, demo = false): HomeSnapshot {
+  const home = demo ? createDemoHome({ now: DEMO_EPOCH * 1000 }) : generateHome(entities);
   if (groups <= 1) return home;
   const size = Math.ceil(home.entities.length / groups);
   const template = home.labels[0];
@@ -55,6 +60,10 @@ export interface BridgeSpec {
   label?: string | undefined;
   passcode: number;
   discriminator: number;
+  /** The hub's `composeDevices` (default true, as the hub's). */
+  composeDevices?: boolean;
+  /** Exclude rules of the hub's filter (`{ type, value }`, bridges/filter.ts). */
+  exclude?: { type: string; value: string }[];
 }
 
 /** Bridge specs with free UDP ports and distinct pairing parameters. */
@@ -84,9 +93,14 @@ export async function writeHubBridges(dataDir: string, specs: BridgeSpec[]): Pro
     id: randomBytes(6).toString("hex").slice(0, 11),
     name: spec.name,
     port: spec.port,
-    filter: { include: spec.label ? [{ type: "label", value: spec.label }] : [], exclude: [], includeHidden: false },
+    filter: {
+      include: spec.label ? [{ type: "label", value: spec.label }] : [],
+      exclude: spec.exclude ?? [],
+      includeHidden: false,
+    },
     priority: 100,
     serverMode: false,
+    composeDevices: spec.composeDevices ?? true,
     autoStart: true,
     passcode: spec.passcode,
     discriminator: spec.discriminator,
@@ -161,6 +175,30 @@ export interface HubDeviceRow {
   endpointNumber: number | null;
   skipped: string | null;
   failed: string | null;
+  /** Companion entities composed into the endpoint (battery, power, energy…), by role. */
+  carries?: { entityId: string; role: string }[];
+}
+
+/** One exposed device as the reference copies it: the device type key and the companion roles it carries. */
+export interface ExposedDevice {
+  entityId: string;
+  deviceType: string;
+  carries?: string[];
+}
+
+/**
+ * The hub's device rows as the reference's plan takes them. An Electrical Sensor measures its own entity too (a
+ * power or energy sensor): that role comes from the entity's device class in `home`.
+ */
+export function exposedOf(devices: HubDeviceRow[], home?: HomeSnapshot): ExposedDevice[] {
+  return devices.map((d) => {
+    const carries = (d.carries ?? []).map((part) => part.role);
+    if (d.deviceType === "electrical_sensor") {
+      const own = home?.states.find((s) => s.entity_id === d.entityId)?.attributes.device_class;
+      if (typeof own === "string") carries.push(own);
+    }
+    return { entityId: d.entityId, deviceType: d.deviceType as string, ...(carries.length ? { carries } : {}) };
+  });
 }
 
 /** Bridges in spec order (by name) with their exposed devices. */
@@ -174,12 +212,11 @@ export async function hubBridges(hub: HubProcess): Promise<{ record: HubBridgeRe
   return result;
 }
 
-/** The reference's plan from the hub's exposed devices: same device type per entity, same count per bridge. */
-export function referencePlanFrom(
-  storagePath: string,
-  specs: BridgeSpec[],
-  exposed: { entityId: string; deviceType: string }[][],
-): ReferencePlan {
+/**
+ * The reference's plan from the hub's exposed devices: same device type per entity, same count per bridge, and the
+ * same composed clusters (Power Source, electrical measurement) where the hub's endpoint carries companions.
+ */
+export function referencePlanFrom(storagePath: string, specs: BridgeSpec[], exposed: ExposedDevice[][]): ReferencePlan {
   return {
     storagePath,
     bridges: specs.map((spec, index) => ({
@@ -191,6 +228,7 @@ export function referencePlanFrom(
         id: endpointIdFor(device.entityId),
         key: device.deviceType,
         label: device.entityId,
+        ...(device.carries ? { carries: device.carries } : {}),
       })),
     })),
   };

@@ -9,7 +9,7 @@
  */
 import { runDriver } from "../lib/driver.ts";
 import { lightsOf, nextReport, ON_OFF, openSession, type SessionJob } from "../lib/session.ts";
-import { sleep } from "../lib/world.ts";
+import { type ExposedDevice, sleep } from "../lib/world.ts";
 
 export interface LatencyJob extends SessionJob {
   samples: number;
@@ -20,7 +20,7 @@ export interface LatencyResult {
   commandToCallMs: number[];
   /** Controller-side round trip of each invoke (until the command's response). */
   invokeMs: number[];
-  exposed: { entityId: string; deviceType: string }[][];
+  exposed: ExposedDevice[][];
   lights: string[];
 }
 

@@ -10,7 +10,7 @@
 import { changeStream } from "../lib/changes.ts";
 import { runDriver } from "../lib/driver.ts";
 import { lightsOf, nextReport, ON_OFF, openSession, type SessionJob } from "../lib/session.ts";
-import { sleep } from "../lib/world.ts";
+import { type ExposedDevice, sleep } from "../lib/world.ts";
 import type { ProbeLoop, ProbeMemory } from "../sut-probe.ts";
 
 export interface LoadJob extends SessionJob {
@@ -34,7 +34,7 @@ export interface LoadResult {
   reportsReceived: number;
   memoryBefore: ProbeMemory;
   memoryAfter: ProbeMemory;
-  exposed: { entityId: string; deviceType: string }[][];
+  exposed: ExposedDevice[][];
 }
 
 const TICK_MS = 10;

@@ -14,6 +14,8 @@ import {
   benchHome,
   bridgeSpecs,
   commission,
+  type ExposedDevice,
+  exposedOf,
   hubBridges,
   hubReady,
   referencePlanFrom,
@@ -32,9 +34,15 @@ export interface StartupJob {
   subject: "hub" | "reference";
   entities: number;
   bridges: number;
+  /** `demo`: the demo home (its own size) instead of `generateHome(entities)`. */
+  home?: "generated" | "demo";
+  /** The hub's `composeDevices` (default true). */
+  composeDevices?: boolean;
+  /** Exclude rules of the hub's filter, e.g. the electrical sensors for the endpoints of before issue 19. */
+  exclude?: { type: string; value: string }[];
   runtime: Runtime;
   /** For the reference: the hub's exposed devices per bridge (same run). */
-  exposed?: { entityId: string; deviceType: string }[][];
+  exposed?: ExposedDevice[][];
   commission: boolean;
   /** Also time a restart on the same data folder. */
   restart?: boolean;
@@ -58,7 +66,7 @@ export interface StartupResult {
   /** The second start, on the data the first one left (commissioned when `commission` was set). */
   restart?: { allReadyMs: number; readyCpuMs: number; startGc: ProbeMemory };
   /** Hub only: what it exposed per bridge, for the reference's plan. */
-  exposed?: { entityId: string; deviceType: string }[][];
+  exposed?: ExposedDevice[][];
 }
 
 const START_TIMEOUT_MS = 10 * 60_000;
@@ -73,12 +81,16 @@ interface Launched {
 }
 
 runDriver<StartupJob, StartupResult>(async (job) => {
-  const home = benchHome(job.entities, job.bridges);
+  const home = benchHome(job.entities, job.bridges, job.home === "demo");
   const sim = await startSim(home);
   onCleanup(() => sim.close());
   const folder = await tempFolder("startup");
   onCleanup(() => folder.remove());
-  const specs = await bridgeSpecs(job.bridges);
+  const specs = (await bridgeSpecs(job.bridges)).map((spec) => ({
+    ...spec,
+    ...(job.composeDevices === undefined ? {} : { composeDevices: job.composeDevices }),
+    ...(job.exclude ? { exclude: job.exclude } : {}),
+  }));
   if (job.subject === "hub") await writeHubBridges(folder.path, specs);
   else if (!job.exposed) throw new Error("the reference needs the hub's exposed devices");
 
@@ -102,7 +114,7 @@ runDriver<StartupJob, StartupResult>(async (job) => {
         readyCpuMs,
         codes: bridges.map((b) => b.record.commissioning.manualPairingCode),
         devices: bridges.map((b) => b.devices.length),
-        exposed: bridges.map((b) => b.devices.map((d) => ({ entityId: d.entityId, deviceType: d.deviceType as string }))),
+        exposed: bridges.map((b) => exposedOf(b.devices, home)),
       };
     }
     const plan = referencePlanFrom(`${folder.path}/matter`, specs, job.exposed ?? []);

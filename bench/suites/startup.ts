@@ -4,6 +4,7 @@ import { type Row, row } from "../lib/report.ts";
 import { MB, median } from "../lib/stats.ts";
 import type { StartupJob, StartupResult } from "../scenarios/startup.ts";
 import { profileFolder, type SuiteContext, type SuiteOutput } from "./context.ts";
+import { compositionRows, compositionRuns } from "./startup-composition.ts";
 
 interface Case {
   entities: number;
@@ -55,7 +56,9 @@ export async function startupSuite(ctx: SuiteContext): Promise<SuiteOutput> {
       }
     }
   }
-  return { rows: summarize(runs), data: { cases, repeats, runs } };
+  // Composed devices against the endpoints of before issue 19, per endpoint (startup-composition.ts).
+  const composition = await compositionRuns(ctx);
+  return { rows: [...summarize(runs), ...compositionRows(composition)], data: { cases, repeats, runs, composition } };
 }
 
 function summarize(runs: { case: Case; hub: StartupResult[]; reference: StartupResult[] }[]): Row[] {

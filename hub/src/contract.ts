@@ -26,7 +26,11 @@ export type {
   ForceSyncReport,
   PluginDeviceInfo,
 } from "./bridges/bridge-runtime.ts";
+export type { SplitBy, SplitGroup } from "./bridges/bridge-split.ts";
+export type { ControllerWarning } from "./bridges/controller-checks.ts";
+export type { ControllerEntry, DeviceTypeGap, LimitSource } from "./bridges/controller-limits.ts";
 export type { BridgeFilter, FilterRule, FilterRuleType } from "./bridges/filter.ts";
+export type { SplitProposal } from "./bridges/split-actions.ts";
 export type { DiagnosticEvent } from "./diagnostics/diagnostic-bus.ts";
 export type { EntityMapping } from "./entity-mappings/entity-mapping-store.ts";
 export { KNOWN_ASSISTANTS } from "./home-assistant/assistants.ts";

@@ -26,6 +26,7 @@ import { startLanListener } from "./http/lan-listener.ts";
 import { LiveChannel } from "./live/live-channel.ts";
 import { LockCredentialService } from "./lock-credentials/lock-credential-service.ts";
 import type { LogRing } from "./logs/log-ring.ts";
+import { planBridge } from "./matter/bridge/bridge-plan.ts";
 import { MatterBridgeRuntime } from "./matter/bridge/runtime.ts";
 import { createMatterEnvironment } from "./matter/matter-environment.ts";
 import { PluginService, type PluginTuning } from "./plugins/plugin-service.ts";
@@ -154,6 +155,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
         await mappings.deleteAll(id);
         await plugins.removeBridge(id);
       },
+      (bridgeConfig) => planBridge({ model: homeAssistant.model, mappings }, bridgeConfig),
     );
     stops.unshift(() => bridges.stop());
     await bridges.load();
@@ -229,14 +231,21 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   }
 }
 
-/** Demo mode on a fresh data dir: one bridge over the demo home's everyday devices, ready to pair. */
+/**
+ * Demo mode on a fresh data dir: one bridge over the demo home's everyday devices, ready to pair. Composed: the
+ * locks, contacts and motion sensor carry their batteries and the plugs their meters, whatever the filter says of
+ * the sensors. The "Energy monitoring" label adds the meters with nothing to switch (solar inverter, P1 meter, EV
+ * charger, the relay cabinet's total) as Electrical Sensors, about six endpoints; the whole sensor domain would add
+ * some thirty temperature, humidity and air-quality sensors and bury the composed devices.
+ */
 async function createDemoBridge(bridges: BridgeService, log: Logger): Promise<void> {
   if (bridges.list().length > 0) return;
   const domains = ["light", "switch", "cover", "lock", "climate", "fan", "binary_sensor", "media_player"];
+  const include = [...domains.map((value) => ({ type: "domain" as const, value })), { type: "label" as const, value: "energy" }];
   const bridge = await bridges.create({
     name: "Demo bridge",
     port: await bridges.nextPort(),
-    filter: { include: domains.map((value) => ({ type: "domain" as const, value })), exclude: [], includeHidden: false },
+    filter: { include, exclude: [], includeHidden: false },
     priority: 100,
     serverMode: false,
     composeDevices: true,

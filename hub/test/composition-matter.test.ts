@@ -25,7 +25,7 @@ interface Row {
 /**
  * Composed devices (issue 19) through a commissioned bridge and a real controller: the demo home's Shelly plug
  * carries its power, energy, voltage and current sensors, the front door contact its battery, the front lock its
- * battery-low sensor; values follow HA; composition off and on keeps every main endpoint's number.
+ * battery level and battery-low sensor; values follow HA; composition off and on keeps every main endpoint's number.
  */
 describe("composed devices: battery, power and energy on the device's endpoint", { timeout: 180_000 }, () => {
   let world: Awaited<ReturnType<typeof startPairedBridge>>;
@@ -96,8 +96,11 @@ describe("composed devices: battery, power and energy on the device's endpoint",
       };
       return Number(value.energy) === 48_500_000;
     });
-    // The lock's only battery entity is a "battery low" binary sensor: the charge level, no percentage.
+    // The lock has a level (87 %) and a "battery critical" binary sensor. With the level unknown, the binary
+    // sensor alone gives the charge level, and no percentage is shown.
+    assert.equal(await read("lock.front_door", "powerSource", "batPercentRemaining"), 174);
     assert.equal(await read("lock.front_door", "powerSource", "batChargeLevel"), 0);
+    sim.setState("sensor.front_door_lock_battery", "unknown");
     sim.setState("binary_sensor.front_door_lock_battery_critical", "on");
     await eventually(async () => (await read("lock.front_door", "powerSource", "batChargeLevel")) === 1);
     assert.equal(await read("lock.front_door", "powerSource", "batPercentRemaining"), null);

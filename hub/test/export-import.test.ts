@@ -106,8 +106,10 @@ describe("bridge export and import (/api/bridges)", { timeout: 60_000 }, () => {
     assert.deepEqual(Object.keys(lights?.config ?? {}).sort(), [
       "autoStart",
       "composeDevices",
+      "controllers",
       "filter",
       "id",
+      "leaveOutUnsupported",
       "name",
       "port",
       "priority",

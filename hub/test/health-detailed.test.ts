@@ -75,6 +75,8 @@ describe("health: /detailed with controller vendors, /live, /ready, and command 
       Object.keys(entry ?? {}).sort(),
       [
         "commissioned",
+        "controllerWarnings",
+        "controllers",
         "deviceCount",
         "failedEntities",
         "fabrics",

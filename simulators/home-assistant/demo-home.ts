@@ -13,7 +13,9 @@ import { addHelpers } from "./demo/helpers.ts";
 import { addLighting } from "./demo/lighting.ts";
 import { addMedia } from "./demo/media.ts";
 import { addSecurity } from "./demo/security.ts";
+import { addSolar } from "./demo/solar.ts";
 import { addStructure } from "./demo/structure.ts";
+import { addWater } from "./demo/water.ts";
 import { createHomeBuilder } from "./home-builder.ts";
 
 /** Builds the demo home; `now` (epoch ms, default the current time) anchors its timestamps. */
@@ -23,11 +25,13 @@ export function createDemoHome(options: { now?: number } = {}): HomeSnapshot {
   addStructure(home);
   addLighting(home);
   addComfort(home);
+  addWater(home);
   addAirSensors(home);
   addSecurity(home);
   addCovers(home);
   addMedia(home, now);
   addEnergy(home);
+  addSolar(home);
   addHelpers(home, now);
   return home.build();
 }

@@ -68,6 +68,7 @@ describe("demo home", () => {
       "vacuum",
       "valve",
       "humidifier",
+      "water_heater",
       "alarm_control_panel",
       "input_select",
       "select",
@@ -128,6 +129,7 @@ describe("demo home", () => {
       "gas",
       "carbon_monoxide",
       "battery",
+      "battery_charging",
       "plug",
       "tamper",
       "vibration",
@@ -185,6 +187,40 @@ describe("demo home", () => {
     );
     assert.ok(inDomain("humidifier").every((h) => Array.isArray(h.attributes.available_modes)));
     assert.equal(inDomain("camera")[0]?.state, "idle");
+  });
+
+  it("has what composed devices need: batteries on locks and motion sensors, a metered plug, a solar inverter", () => {
+    const deviceOf = (entityId: string) => entry(entityId)?.device_id ?? null;
+    /** Device classes (with units for sensors) of the entities on one device. */
+    const onDevice = (deviceId: string | null) =>
+      home.states
+        .filter((s) => deviceId !== null && deviceOf(s.entity_id) === deviceId)
+        .map((s) => `${s.entity_id.split(".")[0]}:${s.attributes.device_class}:${s.attributes.unit_of_measurement ?? ""}`);
+    const batteryPowered = [
+      ...inDomain("lock"),
+      ...inDomain("binary_sensor").filter((s) => s.attributes.device_class === "motion"),
+    ]
+      // The doorbell's person detection is a wired camera's, no battery.
+      .filter((s) => s.entity_id !== "binary_sensor.front_doorbell_person");
+    assert.ok(batteryPowered.length >= 4, `${batteryPowered.length} locks and motion sensors`);
+    for (const s of batteryPowered) assert.ok(onDevice(deviceOf(s.entity_id)).includes("sensor:battery:%"), s.entity_id);
+    assert.ok(onDevice(deviceOf("lock.front_door")).includes("binary_sensor:battery:"), "a battery-low binary sensor");
+    assert.ok(onDevice(deviceOf("vacuum.roborock_s8")).includes("binary_sensor:battery_charging:"), "a charging sensor");
+
+    const plug = onDevice(deviceOf("switch.coffee_machine"));
+    for (const part of ["switch:outlet:", "sensor:power:W", "sensor:energy:kWh", "sensor:voltage:V", "sensor:current:A"]) {
+      assert.ok(plug.includes(part), part);
+    }
+
+    const inverter = deviceOf("sensor.solar_inverter_pv_power");
+    const parts = onDevice(inverter);
+    assert.ok(parts.includes("sensor:power:W") && parts.includes("sensor:energy:kWh"), parts.join());
+    assert.ok(!parts.some((p) => /^(switch|light):/.test(p)), "nothing to switch on the inverter");
+    const total = home.states.find((s) => s.entity_id === "sensor.solar_inverter_total_yield");
+    assert.equal(total?.attributes.state_class, "total_increasing");
+    const device = home.devices.find((d) => d.id === inverter);
+    assert.equal(device?.area_id, "garage");
+    assert.deepEqual(device?.labels, ["energy"]);
   });
 
   it("has the awkward cases of a real installation", () => {

@@ -88,8 +88,18 @@ export class BridgeTransfer {
   }
 
   async #overwrite({ config, mappings }: ImportedBridge) {
-    const { id, name, port, filter, priority, serverMode, composeDevices } = config;
-    await this.#deps.bridges.update(id, { name, port, filter, priority, serverMode, composeDevices });
+    const { id, name, port, filter, priority, serverMode, composeDevices, controllers, leaveOutUnsupported } = config;
+    await this.#deps.bridges.update(id, {
+      name,
+      port,
+      filter,
+      priority,
+      serverMode,
+      composeDevices,
+      // A file from before controllers existed names none: the bridge keeps no checks, as before.
+      controllers: controllers ?? [],
+      leaveOutUnsupported: leaveOutUnsupported ?? false,
+    });
     await this.#replaceMappings(id, mappings);
     return { id, name };
   }
@@ -133,6 +143,8 @@ function configOf(record: ReturnType<BridgeService["record"]>): BridgeConfig {
     priority,
     serverMode,
     composeDevices,
+    controllers,
+    leaveOutUnsupported,
     autoStart,
     passcode,
     discriminator,
@@ -147,6 +159,8 @@ function configOf(record: ReturnType<BridgeService["record"]>): BridgeConfig {
     priority,
     serverMode,
     composeDevices,
+    controllers,
+    leaveOutUnsupported,
     autoStart,
     passcode,
     discriminator,

@@ -17,7 +17,16 @@ const ENTITY_ID_PATTERN = /^[a-z0-9_]+\.[a-z0-9_]+$/;
 /** A bridge as exported: its configuration without pairing secrets or timestamps. */
 export type ExportedConfig = Pick<
   BridgeConfig,
-  "id" | "name" | "port" | "filter" | "priority" | "serverMode" | "composeDevices" | "autoStart"
+  | "id"
+  | "name"
+  | "port"
+  | "filter"
+  | "priority"
+  | "serverMode"
+  | "composeDevices"
+  | "controllers"
+  | "leaveOutUnsupported"
+  | "autoStart"
 >;
 export type ExportedMapping = Pick<EntityMapping, "entityId" | "matterDeviceType" | "customName" | "disabled" | "detached">;
 export interface ExportedBridge {
@@ -53,6 +62,8 @@ export function buildExport(
         priority: config.priority,
         serverMode: config.serverMode,
         composeDevices: config.composeDevices,
+        controllers: config.controllers ?? [],
+        leaveOutUnsupported: config.leaveOutUnsupported ?? false,
         autoStart: config.autoStart,
       },
       mappings: mappings.map(({ entityId, matterDeviceType, customName, disabled, detached }) => ({

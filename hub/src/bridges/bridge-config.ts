@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { CONTROLLER_IDS } from "./controller-limits.ts";
 import { BridgeFilterSchema } from "./filter.ts";
 
 /** Matter's limits for the strings a bridge exposes (BasicInformation: NodeLabel/ProductName ≤ 32). */
@@ -19,6 +20,10 @@ const port = v.pipe(
   v.maxValue(65535, `port must be between ${MIN_MATTER_PORT} and 65535`),
 );
 const priority = v.pipe(v.number(), v.integer("priority must be an integer"), v.minValue(0), v.maxValue(10_000));
+const controllers = v.pipe(
+  v.array(v.picklist(CONTROLLER_IDS, `controllers must be among ${CONTROLLER_IDS.join(", ")}`)),
+  v.check((list) => new Set(list).size === list.length, "controllers repeat"),
+);
 
 /** What a client may send to create a bridge (hub spec: name, port, filter; plus our extra fields). */
 export const CreateBridgeSchema = v.object({
@@ -33,6 +38,17 @@ export const CreateBridgeSchema = v.object({
    * leaving them out (docs/decisions.md "Composed devices"). On by default; off exposes every entity on its own.
    */
   composeDevices: v.optional(v.boolean(), true),
+  /**
+   * The controllers this bridge is meant for (controller-limits.data.json ids): the filter preview, the bridge record
+   * and the health view warn when the bridge exceeds one's limits or holds device types it is known not to render
+   * (docs/decisions.md "Controller limits"). Absent or empty: no checks.
+   */
+  controllers: v.optional(controllers),
+  /**
+   * Leave out the device types a chosen controller is known not to render or to break on (each listed as skipped with
+   * the reason). Absent: false.
+   */
+  leaveOutUnsupported: v.optional(v.boolean()),
   /** Start with the hub (and after a restart); set false by `stop`, true by `start`. */
   autoStart: v.optional(v.boolean(), true),
 });

@@ -52,6 +52,29 @@ export interface CarriedPart {
   unit: string | null;
 }
 
+/**
+ * What a bridge would do with one entity its filter selects, decided without building anything (the same decisions
+ * as a running bridge: entity mapping, device type, composition, controller leave-outs).
+ */
+export interface PlannedEntity {
+  entityId: string;
+  name: string;
+  /** Device type key when the entity is a device of its own; null when composed into another or skipped. */
+  deviceType: string | null;
+  /** The entity whose endpoint carries this one, or null. */
+  composedInto: string | null;
+  /** Why the entity would not be exposed, or null. */
+  skipped: string | null;
+  /** The roles of the companions its endpoint would carry. */
+  carries: CompanionRole[];
+}
+
+/**
+ * Plans a bridge configuration over Home Assistant's current entities (the filter preview, the controller checks of a
+ * stopped bridge, the split proposal). Plugin domain mappings are not consulted: a plan answers for entities only.
+ */
+export type BridgePlanner = (config: BridgeConfig) => PlannedEntity[];
+
 /** A device a plugin put on the bridge: no Home Assistant entity behind it. */
 export interface PluginDeviceInfo {
   endpointId: string;

@@ -4,8 +4,9 @@ import { badRequest, HttpError, notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { BridgeAction } from "./bridge-actions.ts";
 import type { BridgeConfig, CreateBridge, UpdateBridge } from "./bridge-config.ts";
-import type { BridgeRuntime, BridgeRuntimeFactory } from "./bridge-runtime.ts";
+import type { BridgePlanner, BridgeRuntime, BridgeRuntimeFactory } from "./bridge-runtime.ts";
 import type { BridgeStore } from "./bridge-store.ts";
+import { type CountedDevice, checkControllers, countedFromPlan, countedFromRows } from "./controller-checks.ts";
 import { nextFreePort } from "./next-port.ts";
 import { randomDiscriminator, randomPasscode } from "./pairing-parameters.ts";
 
@@ -22,8 +23,15 @@ interface BridgeServiceEvents {
  * Owns every bridge: configuration (through the store) and runtime (through the factory). Start order follows
  * `priority` (lower first); one bridge failing never stops the others; actions on one bridge are serialised.
  */
+/**
+ * How long the plan of a stopped bridge (its devices for the controller checks) is reused: records are read on every
+ * change and a plan of a large home takes tens of milliseconds. A configuration change replans at once.
+ */
+const PLAN_REUSE_MS = 5000;
+
 export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   readonly #runtimes = new Map<string, BridgeRuntime>();
+  readonly #planned = new Map<string, { key: string; until: number; devices: CountedDevice[] }>();
   readonly #queues = new Map<string, Promise<unknown>>();
 
   constructor(
@@ -31,6 +39,8 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     private readonly createRuntime: BridgeRuntimeFactory,
     private readonly log: Logger,
     private readonly removeStorage: (bridgeId: string) => Promise<void>,
+    /** Plans a configuration without a node (stopped bridges' controller checks, previews, splits). */
+    private readonly planner: BridgePlanner = () => [],
   ) {
     super();
   }
@@ -81,11 +91,42 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     const runtime = this.#runtime(id);
     return {
       ...config,
+      controllers: config.controllers ?? [],
+      leaveOutUnsupported: config.leaveOutUnsupported ?? false,
       status: runtime.status,
       statusReason: runtime.statusReason,
       deviceCount: runtime.deviceCount(),
       commissioning: runtime.commissioning(),
+      /** What the chosen controllers say about this bridge (empty without controllers). */
+      controllerWarnings: (config.controllers ?? []).length > 0 ? checkControllers(config, this.countedDevices(id)) : [],
     };
+  }
+
+  /**
+   * The bridge's devices as controllers count them (exposed endpoints and plugin devices): a running bridge's own,
+   * else what its configuration would expose now.
+   */
+  countedDevices(id: string): CountedDevice[] {
+    const config = this.#config(id);
+    const runtime = this.#runtime(id);
+    if (runtime.status === "running") return countedFromRows(runtime.devices(), runtime.pluginDevices());
+    const { filter, composeDevices, controllers, leaveOutUnsupported } = config;
+    const key = JSON.stringify([filter, composeDevices, controllers, leaveOutUnsupported]);
+    const cached = this.#planned.get(id);
+    if (cached && cached.key === key && cached.until > Date.now()) return cached.devices;
+    const devices = countedFromPlan(this.planner(config));
+    this.#planned.set(id, { key, until: Date.now() + PLAN_REUSE_MS, devices });
+    return devices;
+  }
+
+  /** What a configuration would do with each entity its filter selects (see BridgePlanner). */
+  plan(config: BridgeConfig) {
+    return this.planner(config);
+  }
+
+  /** A stored bridge's configuration; 404 for an unknown id. */
+  config(id: string): BridgeConfig {
+    return this.#config(id);
   }
 
   /** See {@link BridgeRuntime.reconciliations}; 404 for an unknown bridge. */
@@ -121,6 +162,8 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     const now = new Date().toISOString();
     const config: BridgeConfig = {
       ...input,
+      controllers: input.controllers ?? [],
+      leaveOutUnsupported: input.leaveOutUnsupported ?? false,
       id: `b${randomBytes(5).toString("hex")}`,
       passcode: randomPasscode(),
       discriminator: randomDiscriminator(new Set(this.store.list().map((b) => b.discriminator))),
@@ -160,6 +203,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     await this.#serial(id, async () => {
       await this.#runtime(id).dispose();
       this.#runtimes.delete(id);
+      this.#planned.delete(id);
       await this.store.delete(id);
       await this.removeStorage(id);
     });
@@ -324,6 +368,16 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
 }
 
 function pickCreateFields(config: BridgeConfig): CreateBridge {
-  const { name, port, filter, priority, serverMode, composeDevices, autoStart } = config;
-  return { name, port, filter: structuredClone(filter), priority, serverMode, composeDevices, autoStart };
+  const { name, port, filter, priority, serverMode, composeDevices, controllers, leaveOutUnsupported, autoStart } = config;
+  return {
+    name,
+    port,
+    filter: structuredClone(filter),
+    priority,
+    serverMode,
+    composeDevices,
+    controllers: [...(controllers ?? [])],
+    leaveOutUnsupported: leaveOutUnsupported ?? false,
+    autoStart,
+  };
 }

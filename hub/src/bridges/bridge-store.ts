@@ -21,9 +21,18 @@ export class BridgeStore {
   async load(): Promise<void> {
     const file = await readJsonFile<BridgesFile>(this.#path);
     if (file && file.version !== 1) throw new Error(`${this.#path}: unknown format version ${String(file.version)}`);
-    // Bridges stored before `composeDevices` existed compose, like new ones (the default).
+    // Bridges stored before `composeDevices` existed compose, like new ones (the default); before `controllers`
+    // existed they had none (no checks, nothing left out).
     this.#bridges = new Map(
-      (file?.bridges ?? []).map((bridge) => [bridge.id, { ...bridge, composeDevices: bridge.composeDevices ?? true }]),
+      (file?.bridges ?? []).map((bridge) => [
+        bridge.id,
+        {
+          ...bridge,
+          composeDevices: bridge.composeDevices ?? true,
+          controllers: bridge.controllers ?? [],
+          leaveOutUnsupported: bridge.leaveOutUnsupported ?? false,
+        },
+      ]),
     );
   }
 

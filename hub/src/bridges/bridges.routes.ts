@@ -6,9 +6,12 @@ import { KNOWN_ASSISTANTS } from "../home-assistant/assistants.ts";
 import { entityRecord, viewEntity } from "../home-assistant/entity-view.ts";
 import type { HomeAssistantModel } from "../home-assistant/ha-model.ts";
 import { BRIDGE_ACTIONS, type BridgeAction } from "./bridge-actions.ts";
-import { CreateBridgeSchema, UpdateBridgeSchema } from "./bridge-config.ts";
+import { type BridgeConfig, CreateBridgeSchema, DEFAULT_MATTER_PORT, UpdateBridgeSchema } from "./bridge-config.ts";
 import type { BridgeService } from "./bridge-service.ts";
+import { checkControllers, countedFromPlan } from "./controller-checks.ts";
+import { CONTROLLER_LIMITS } from "./controller-limits.ts";
 import { BridgeFilterSchema, compileFilter, FILTER_RULE_TYPES } from "./filter.ts";
+import { confirmSplit, previewSplit, SplitConfirmSchema, SplitRequestSchema } from "./split-actions.ts";
 
 const PrioritiesSchema = v.object({
   updates: v.pipe(
@@ -19,6 +22,14 @@ const PrioritiesSchema = v.object({
 const PreviewSchema = v.object({
   filter: BridgeFilterSchema,
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5000)), 500),
+  /** The bridge being edited: its entity mappings and plugin devices count (absent for a new bridge). */
+  bridgeId: v.optional(v.string()),
+  /** The form's settings that change what is exposed and what the controllers say; default: the bridge's own. */
+  controllers: CreateBridgeSchema.entries.controllers,
+  leaveOutUnsupported: CreateBridgeSchema.entries.leaveOutUnsupported,
+  composeDevices: v.optional(v.boolean()),
+  serverMode: v.optional(v.boolean()),
+  port: v.optional(v.pipe(v.number(), v.integer())),
 });
 
 /** `/api/matter`: bridges, their actions and devices, and the filter helpers. */
@@ -59,18 +70,51 @@ export function bridgeRoutes(bridges: BridgeService, model: HomeAssistantModel):
   app.get("/next-port", async (c) => c.json({ port: await bridges.nextPort() }));
 
   app.post("/filter-preview", validate("json", PreviewSchema), (c) => {
-    const { filter, limit } = c.req.valid("json");
+    const body = c.req.valid("json");
+    const { filter, limit } = body;
     const compiled = compileFilter(filter, model);
     const matching = [...model.entityIds()]
       .sort()
       .map((id) => viewEntity(model, id)!)
       .filter((view) => compiled.matches(view));
+    // What the bridge would expose with this filter, counted as controllers count (after composition).
+    const existing = body.bridgeId ? bridges.config(body.bridgeId) : undefined;
+    const config: BridgeConfig = {
+      ...(existing ?? { id: "", name: "", passcode: 0, discriminator: 0, createdAt: "", updatedAt: "", priority: 100 }),
+      filter,
+      port: body.port ?? existing?.port ?? DEFAULT_MATTER_PORT,
+      serverMode: body.serverMode ?? existing?.serverMode ?? false,
+      composeDevices: body.composeDevices ?? existing?.composeDevices ?? true,
+      controllers: body.controllers ?? existing?.controllers ?? [],
+      leaveOutUnsupported: body.leaveOutUnsupported ?? existing?.leaveOutUnsupported ?? false,
+      autoStart: existing?.autoStart ?? true,
+    };
+    const plan = bridges.plan(config);
+    const counted = countedFromPlan(plan);
+    const plugins = body.bridgeId ? bridges.pluginDevices(body.bridgeId) : [];
+    const devices = [...counted, ...plugins.map((p) => ({ entityId: null, deviceType: p.deviceType, carries: [] }))];
     return c.json({
       total: matching.length,
       entities: matching.slice(0, limit).map(entityRecord),
       truncated: matching.length > limit,
+      /** Matter devices the bridge would expose (entities and plugin devices), composed parts and skipped entities. */
+      devices: {
+        exposed: devices.length,
+        composed: plan.filter((row) => row.composedInto !== null).length,
+        skipped: plan.filter((row) => row.skipped !== null).length,
+      },
+      warnings: checkControllers(config, devices),
     });
   });
+
+  /** The table of controller limits and known gaps (controller-limits.data.json), for the controller picker. */
+  app.get("/controllers", (c) => c.json(Object.entries(CONTROLLER_LIMITS.controllers).map(([id, entry]) => ({ id, ...entry }))));
+  app.post("/bridges/:bridgeId/split/preview", validate("json", SplitRequestSchema), (c) =>
+    c.json(previewSplit(bridges, model, c.req.param("bridgeId"), c.req.valid("json"))),
+  );
+  app.post("/bridges/:bridgeId/split", validate("json", SplitConfirmSchema), async (c) =>
+    c.json(await confirmSplit(bridges, model, c.req.param("bridgeId"), c.req.valid("json")), 201),
+  );
 
   app.get("/labels", (c) =>
     c.json(

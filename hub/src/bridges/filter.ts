@@ -54,13 +54,23 @@ export const BridgeFilterSchema = v.object({
   exclude: v.optional(v.pipe(v.array(FilterRuleSchema), v.maxLength(200)), []),
   /** Hidden entities (HA `hidden_by`) are left out unless asked for. */
   includeHidden: v.optional(v.boolean(), false),
+  /**
+   * Narrows the selection on top of `include` (whose rules are alternatives, so an area added there would widen the
+   * filter): an entity must match one `within` rule of each rule type present, e.g. one of the areas and one of the
+   * labels. A split sets it to the areas or labels of each new bridge (docs/decisions.md "Controller limits").
+   * Absent or empty: no narrowing.
+   */
+  within: v.optional(v.pipe(v.array(FilterRuleSchema), v.maxLength(200))),
 });
 export type BridgeFilter = v.InferOutput<typeof BridgeFilterSchema>;
 
 /** A filter compiled once per bridge; `matches` is then cheap enough to run per changed entity. */
 export interface CompiledFilter {
   matches(view: EntityView): boolean;
-  /** Why an entity is out, for previews: `disabled`, `hidden`, `excluded`, `not-included`, or undefined when in. */
+  /**
+   * Why an entity is out, for previews: `disabled`, `hidden`, `excluded`, `not-included`, `outside` (of `within`), or
+   * undefined when in.
+   */
   reason(view: EntityView): string | undefined;
   /**
    * Rules that cannot be evaluated, one sentence each (`exclude rule 1 (regex "…"): …`). Only a filter stored before
@@ -72,7 +82,11 @@ export interface CompiledFilter {
 
 export function compileFilter(filter: BridgeFilter, model: HomeAssistantModel): CompiledFilter {
   const problems: string[] = [];
-  const compileRule = (rule: FilterRule, index: number, list: "include" | "exclude"): ((view: EntityView) => boolean) => {
+  const compileRule = (
+    rule: FilterRule,
+    index: number,
+    list: "include" | "exclude" | "within",
+  ): ((view: EntityView) => boolean) => {
     const value = rule.value;
     const lower = value.toLowerCase();
     switch (rule.type) {
@@ -122,12 +136,18 @@ export function compileFilter(filter: BridgeFilter, model: HomeAssistantModel): 
   };
   const include = filter.include.map((rule, index) => compileRule(rule, index, "include"));
   const exclude = filter.exclude.map((rule, index) => compileRule(rule, index, "exclude"));
+  // Alternatives within one rule type, all types required.
+  const within = new Map<string, ((view: EntityView) => boolean)[]>();
+  (filter.within ?? []).forEach((rule, index) => {
+    within.set(rule.type, [...(within.get(rule.type) ?? []), compileRule(rule, index, "within")]);
+  });
   const reason = (view: EntityView): string | undefined => {
     if (view.registry?.disabled_by) return "disabled";
     if (view.registry?.hidden_by && !filter.includeHidden) return "hidden";
     if (exclude.some((rule) => rule(view))) return "excluded";
     // An empty include list selects everything (minus exclusions); documented in docs/decisions.md.
     if (include.length > 0 && !include.some((rule) => rule(view))) return "not-included";
+    for (const rules of within.values()) if (!rules.some((rule) => rule(view))) return "outside";
     return undefined;
   };
   return { matches: (view) => reason(view) === undefined, reason, problems };

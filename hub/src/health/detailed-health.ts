@@ -24,8 +24,8 @@ const iso = (epochMs: number | undefined) => (epochMs === undefined ? null : new
 
 /**
  * `GET /api/health/detailed` without the envelope: the Home Assistant link, recovery settings and, per bridge, its
- * status, fabrics with the controller vendor, entities that failed (with the reason), how many were skipped, and
- * its recovery state with the recent attempts.
+ * status, fabrics with the controller vendor, entities that failed (with the reason), how many were skipped, what its
+ * chosen controllers warn of, and its recovery state with the recent attempts.
  */
 export function detailedHealth(sources: DetailedHealthSources, status: HealthStatus) {
   const { bridges, homeAssistant, recovery } = sources;
@@ -64,6 +64,9 @@ export function detailedHealth(sources: DetailedHealthSources, status: HealthSta
         })),
         failedEntities: rows.flatMap((row) => (row.failed ? [{ entityId: row.entityId, reason: row.failed }] : [])),
         skippedEntities: rows.filter((row) => row.skipped).length,
+        /** Chosen controllers' limits this bridge exceeds, flagged device types on it (docs/decisions.md "Controller limits"). */
+        controllers: bridge.controllers,
+        controllerWarnings: bridge.controllerWarnings,
         recovery: {
           // Whether this bridge would be restarted if it failed: recovery is on and the user did not stop it.
           enabled: Boolean(recovery?.settings.autoRecoveryEnabled && bridge.autoStart),

@@ -145,7 +145,10 @@ describe("a real Home Assistant drives the hub", { timeout: 300_000 }, () => {
       if (row.composedInto) {
         const carrier = rows.get(row.composedInto);
         assert.ok(carrier?.endpointNumber, `${state.entity_id} is part of ${row.composedInto}, which is exposed`);
-        assert.ok(carrier.carries?.some((part) => part.entityId === state.entity_id), `${row.composedInto} carries it`);
+        assert.ok(
+          carrier.carries?.some((part) => part.entityId === state.entity_id),
+          `${row.composedInto} carries it`,
+        );
       }
       table.push(entityLine(state, row));
     }

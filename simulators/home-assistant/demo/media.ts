@@ -170,6 +170,17 @@ export function addMedia(home: HomeBuilder, now: number): void {
     deviceClass: "battery",
     attributes: sensorAttrs("battery", "%"),
   });
+  // Roborock's charging sensor: on while the vacuum sits on its dock (the hub reports it as rechargeable).
+  home.entity({
+    entity_id: "binary_sensor.roborock_s8_charging",
+    device: "vacuum",
+    name: "Charging",
+    category: "diagnostic",
+    state: "on",
+    changedAgo: 300,
+    deviceClass: "battery_charging",
+    attributes: binaryAttrs("battery_charging"),
+  });
   home.entity({
     entity_id: "sensor.roborock_s8_status",
     device: "vacuum",

@@ -5,6 +5,18 @@ import { AlarmFeature as A, LockFeature } from "../services/security.ts";
 import { binaryAttrs, sensorAttrs } from "./attributes.ts";
 
 export function addSecurity(home: HomeBuilder): void {
+  /** The battery level HA's integrations give a battery-powered device (the hub shows it on the device's endpoint). */
+  const battery = (device: string, entityId: string, percent: string) =>
+    home.entity({
+      entity_id: entityId,
+      device,
+      name: "Battery",
+      category: "diagnostic",
+      state: percent,
+      deviceClass: "battery",
+      attributes: sensorAttrs("battery", "%"),
+    });
+
   home.device({
     key: "front_lock",
     name: "Front Door Lock",
@@ -24,6 +36,7 @@ export function addSecurity(home: HomeBuilder): void {
     changedAgo: 35,
     attributes: { supported_features: LockFeature.OPEN },
   });
+  battery("front_lock", "sensor.front_door_lock_battery", "87");
   home.entity({
     entity_id: "binary_sensor.front_door_lock_battery_critical",
     device: "front_lock",
@@ -52,6 +65,7 @@ export function addSecurity(home: HomeBuilder): void {
     changedAgo: 90,
     attributes: { code_format: "^\\d{4,8}$", supported_features: 0 },
   });
+  battery("back_lock", "sensor.back_door_lock_battery", "46");
 
   home.device({
     key: "shed_lock",
@@ -69,6 +83,8 @@ export function addSecurity(home: HomeBuilder): void {
     changedAgo: 240,
     attributes: { supported_features: 0 },
   });
+  // Low enough for a controller's "battery low" (≤ 20 %).
+  battery("shed_lock", "sensor.shed_lock_battery", "15");
 
   home.device({
     key: "alarm",
@@ -122,15 +138,7 @@ export function addSecurity(home: HomeBuilder): void {
       deviceClass,
       attributes: binaryAttrs(deviceClass),
     });
-    home.entity({
-      entity_id: `sensor.${key}_battery`,
-      device: key,
-      name: "Battery",
-      category: "diagnostic",
-      state: "76",
-      deviceClass: "battery",
-      attributes: sensorAttrs("battery", "%"),
-    });
+    battery(key, `sensor.${key}_battery`, "76");
     extra();
   };
   contact("front_door_contact", "Front Door Contact", "hallway", "door", "off", () =>
@@ -184,15 +192,7 @@ export function addSecurity(home: HomeBuilder): void {
     deviceClass: "temperature",
     attributes: sensorAttrs("temperature", "°C"),
   });
-  home.entity({
-    entity_id: "sensor.hallway_motion_battery",
-    device: "hall_motion",
-    name: "Battery",
-    category: "diagnostic",
-    state: "64",
-    deviceClass: "battery",
-    attributes: sensorAttrs("battery", "%"),
-  });
+  battery("hall_motion", "sensor.hallway_motion_battery", "64");
   home.entity({
     entity_id: "switch.hallway_motion_motion_sensor_enabled",
     device: "hall_motion",

@@ -10,6 +10,7 @@ import { alarmServices, lockServices } from "./security.ts";
 import { toggleServices } from "./toggles.ts";
 import type { ServiceSpec } from "./types.ts";
 import { vacuumServices } from "./vacuum.ts";
+import { waterHeaterServices } from "./water-heater.ts";
 import { weatherServices } from "./weather.ts";
 
 /** Every service the simulator offers, for every domain the hub maps. */
@@ -23,6 +24,7 @@ export function allServices(): ServiceSpec[] {
     ...lockServices(),
     ...alarmServices(),
     ...climateServices(),
+    ...waterHeaterServices(),
     ...humidifierServices(),
     ...fanServices(),
     ...mediaPlayerServices(),

@@ -115,6 +115,9 @@ export const S = {
     serverModeHint:
       "For controllers that need a standalone device, e.g. a robot vacuum in Apple Home. Select exactly one entity.",
     autoStart: "Start automatically",
+    composeDevices: "Compose devices",
+    composeDevicesHint:
+      "Battery, power and energy sensors show on their device's main accessory; off, each entity is a device of its own. Switching it keeps each device's endpoint; controllers may need a minute to show the new values.",
     filter: "Which entities",
     include: "Include",
     exclude: "Exclude",
@@ -141,6 +144,54 @@ export const S = {
     nameTooLong: "At most 32 characters",
     portInvalid: "A port between 1024 and 65535",
     suggestions: (n: number) => `${n} suggestions`,
+  },
+  /** Controller limits (docs/decisions.md "Controller limits"): the picker, warnings, flagged types, the split. */
+  limits: {
+    controllers: "Controllers",
+    controllersHint:
+      "The controllers you will pair this bridge with. The hub then warns when the bridge is over one's known limits; none chosen, no checks.",
+    limit: (n: number | null) => (n === null ? "no known device limit" : `about ${n} devices per bridge`),
+    leaveOut: "Leave out device types these controllers do not show",
+    leaveOutHint: "Such entities are listed as skipped, with the reason. Warnings that depend on the bridge stay warnings.",
+    flagged: (n: number) => `Device types the chosen controllers do not show or break on (${n})`,
+    flaggedNone: "None known for the chosen controllers.",
+    breaks: "breaks the bridge",
+    notShown: "not shown",
+    warningOnly: "warning only",
+    leftOut: "left out",
+    sources: "Sources",
+    source: (title: string, checkedOn: string) => `${title} (checked ${checkedOn})`,
+    warningsTitle: "Controller warnings",
+    warningsText: "Limits and gaps of the controllers this bridge is meant for, with where each comes from.",
+    devicesLine: (exposed: number, composed: number, skipped: number) =>
+      `${exposed} Matter device${exposed === 1 ? "" : "s"}${composed > 0 ? `, ${composed} part of others` : ""}${skipped > 0 ? `, ${skipped} skipped` : ""}`,
+    entitiesOf: (ids: string) => `Entities: ${ids}`,
+    typeWarning: (controller: string, breaks: boolean, type: string, n: number) =>
+      `${controller} ${breaks ? "is known to break on" : "does not show"} ${type} (${n} on this bridge)`,
+    controllersFact: "Controllers",
+    noControllers: "None chosen",
+    split: "Split…",
+    splitTitle: (name: string) => `Split “${name}”`,
+    splitText:
+      "New bridges, each within the device limit, with this bridge's filter narrowed to some areas (or labels). Nothing is created until you confirm.",
+    splitBy: "Split by",
+    byArea: "Area",
+    byLabel: "Label",
+    splitLimit: (max: number, from: string | null) =>
+      from ? `At most ${max} devices per bridge (${from})` : `At most ${max} devices per bridge`,
+    splitLoading: "Working out the proposal…",
+    splitDevices: (count: number, max: number) => `${count} / ${max} devices`,
+    splitRest: "Everything else (no area or label)",
+    overLimit: "over the limit",
+    tooBig: (names: string) =>
+      `Too big for one bridge: ${names}. Their bridge stays over the limit; narrow the filter or split that bridge again by label.`,
+    keepOriginal: "Keep this bridge running",
+    keepOriginalHint:
+      "Off: this bridge is stopped (not deleted) once the new ones exist, so no entity is exposed twice. Delete it after pairing the new bridges.",
+    confirmSplit: (n: number) => `Create ${n} bridge${n === 1 ? "" : "s"}`,
+    splitDone: (n: number) => `Created ${n} bridge${n === 1 ? "" : "s"}; pair each with your controllers`,
+    within: "Only within",
+    withinHint: "Set by a split: an entity must also match one of these (one of each kind).",
   },
   ruleTypes: {
     domain: ["Domain", "light, switch, cover…"],
@@ -229,6 +280,24 @@ export const S = {
     pluginDevices: (n: number) => `Plugin devices (${n})`,
     fromPlugin: (plugin: string) => `from ${plugin}`,
     endpoint: (n: number) => `endpoint ${n}`,
+    partOf: (name: string) => `part of ${name}`,
+    /** The endpoints a companion shows on: "Front Door Lock", "Hallway Motion and 3 more". */
+    carriers: (first: string, more: number) => (more > 0 ? `${first} and ${more} more` : first),
+    carriedFrom: (entityIds: string) => `From ${entityIds}`,
+    detachedPill: "On its own",
+    exposeOnOwn: "Expose on its own",
+    exposeOnOwnComposed: (name: string) => `Now its value shows on ${name}.`,
+    exposeOnOwnDetached: "Now a device of its own; unchecked, its value shows on its device's main accessory.",
+  },
+  /** What an endpoint carries from its companion entities: "+ battery 84 %, 120 W". */
+  carried: {
+    prefix: "+",
+    unknown: "—",
+    battery: (value: string) => `battery ${value}`,
+    batteryLow: (low: boolean) => (low ? "battery low" : "battery OK"),
+    charging: (charging: boolean) => (charging ? "charging" : "not charging"),
+    /** A measurement whose value is unknown: "power —". */
+    unknownOf: (role: string) => `${role} —`,
   },
   deviceTypes: {
     on_off_light: "On/off light",
@@ -260,6 +329,7 @@ export const S = {
     humidifier: "Humidifier",
     on_off_sensor: "On/off sensor",
     electrical_sensor: "Electrical sensor",
+    water_heater: "Water heater",
   } satisfies Record<DeviceTypeKey, string>,
   entities: {
     title: "Entities",

@@ -74,6 +74,15 @@ describe("composition plan of one HA device", () => {
     assert.equal(plan.carriedBy.get("sensor.x_battery"), "binary_sensor.x_motion");
   });
 
+  test("the battery skips config and diagnostic entities unless they are all that is exposed", () => {
+    const motion = ["binary_sensor.x_motion", "off", { device_class: "motion" }] as Entity;
+    const enabled = ["switch.x_enabled", "on", {}, { entity_category: "config" }] as Entity;
+    const plan = planDevice(bridge(home([motion, enabled, BATTERY])), "dev");
+    assert.deepEqual([...plan.carriers.keys()], ["binary_sensor.x_motion"]);
+    const only = planDevice(bridge(home([motion, enabled, BATTERY]), ["switch.x_enabled"]), "dev");
+    assert.deepEqual([...only.carriers.keys()], ["switch.x_enabled"]);
+  });
+
   test("a plug carries the device's power, energy and voltage; so does a light", () => {
     for (const main of [
       ["switch.x", "on"],

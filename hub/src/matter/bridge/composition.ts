@@ -49,14 +49,14 @@ export function planFor(input: PlanInput, entityId: string): DevicePlan {
 /**
  * The plan of one device. Companions are found on the device whatever the bridge's filter says (a lock's battery
  * sensor need not be included for the lock to show it); a disabled, stateless or detached entity is none. Battery
- * roles go on every exposed main entity of the device; electrical roles on its one plug, switch or light, or when it
+ * roles go on every exposed main entity of the device (config and diagnostic ones only when nothing else is); electrical roles on its one plug, switch or light, or when it
  * has none or several (a power strip), on an Electrical Sensor: the first exposed power, else energy, sensor.
  */
 export function planDevice(input: PlanInput, deviceId: string): DevicePlan {
   const { model } = input;
   const ids = [...model.entityIdsOfDevice(deviceId)].sort();
   const byRole: CompanionIds = {};
-  const mains: { id: string; key: DeviceTypeKey }[] = [];
+  const mains: { id: string; key: DeviceTypeKey; category: boolean }[] = [];
   for (const id of ids) {
     const registry = model.entities.get(id);
     const state = model.states.get(id);
@@ -67,7 +67,7 @@ export function planDevice(input: PlanInput, deviceId: string): DevicePlan {
       continue;
     }
     const key = input.keyOf(id);
-    if (key) mains.push({ id, key });
+    if (key) mains.push({ id, key, category: Boolean(registry?.entity_category) });
   }
   const carriers = new Map<string, CompanionIds>();
   const carriedBy = new Map<string, string>();
@@ -85,9 +85,12 @@ export function planDevice(input: PlanInput, deviceId: string): DevicePlan {
     meter = electricalCarriers[0]?.id;
   } else {
     meter = [byRole.power, byRole.energy].find((id) => id !== undefined && input.keyOf(id) === "electrical_sensor");
-    if (meter) mains.push({ id: meter, key: "electrical_sensor" });
+    if (meter) mains.push({ id: meter, key: "electrical_sensor", category: false });
   }
-  for (const main of mains) give(main.id, BATTERY_ROLES);
+  // The battery belongs on what the device is, not on its config or diagnostic entities (a motion sensor's
+  // "sensor enabled" switch), unless those are all the bridge exposes of it.
+  const primary = mains.filter((main) => !main.category);
+  for (const main of primary.length > 0 ? primary : mains) give(main.id, BATTERY_ROLES);
   if (meter) give(meter, ELECTRICAL_ROLES);
   return { carriers, carriedBy };
 }

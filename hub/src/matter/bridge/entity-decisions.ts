@@ -4,6 +4,7 @@
  * current configuration, filter and mappings, and nothing else, so they can be asked about any entity at any time.
  */
 import type { BridgeConfig } from "../../bridges/bridge-config.ts";
+import { leftOutReason } from "../../bridges/controller-checks.ts";
 import type { CompiledFilter } from "../../bridges/filter.ts";
 import type { EntityMappingStore } from "../../entity-mappings/entity-mapping-store.ts";
 import { type EntityView, viewEntity } from "../../home-assistant/entity-view.ts";
@@ -44,14 +45,19 @@ export class EntityDecisions {
     this.#filter = filter;
   }
 
-  /** The device type the entity maps to on this bridge, or why not. */
+  /**
+   * The device type the entity maps to on this bridge, or why not. A type the bridge leaves out for its controllers
+   * (controller-checks.ts) is unsupported here with that reason, so it is skipped and never carries a composition.
+   */
   decide(view: EntityView, name: string): MappingDecision {
     const mapping = this.#mappings.get(this.#config.id, view.entityId);
     const override = (mapping?.matterDeviceType as DeviceTypeKey | null) ?? null;
     const plugins = this.#plugins;
-    return plugins
+    const decision = plugins
       ? resolveEntityMapping(snapshotOf(view, name), override, (domain) => plugins.mappingFor(domain))
       : mapEntity(snapshotOf(view, name), override);
+    const leftOut = "key" in decision ? leftOutReason(this.#config, decision.key) : undefined;
+    return leftOut ? { unsupported: leftOut } : decision;
   }
 
   /** The composition plan of the entity's HA device on this bridge; empty when the bridge does not compose. */

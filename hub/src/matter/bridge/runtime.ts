@@ -253,10 +253,15 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   async reconfigure(config: BridgeConfig): Promise<void> {
     const filterChanged = JSON.stringify(config.filter) !== JSON.stringify(this.#config.filter);
     const compositionChanged = config.composeDevices !== this.#config.composeDevices;
+    // Controllers decide which device types a bridge leaves out (controller-checks.ts leftOutReason).
+    const leaveOutChanged =
+      Boolean(config.leaveOutUnsupported) !== Boolean(this.#config.leaveOutUnsupported) ||
+      (Boolean(config.leaveOutUnsupported) &&
+        JSON.stringify(config.controllers ?? []) !== JSON.stringify(this.#config.controllers ?? []));
     this.#config = config;
     this.#filter = compileFilter(config.filter, this.deps.ha.model);
     this.#devices.configure(config, this.#filter);
-    if (filterChanged || compositionChanged) await this.refresh();
+    if (filterChanged || compositionChanged || leaveOutChanged) await this.refresh();
   }
 
   async dispose(): Promise<void> {

@@ -40,6 +40,7 @@ const CLUSTERS: Record<DeviceTypeKey, string[]> = {
   on_off_sensor: ["identify", "onOff"],
   // A power meter alone (the demo fixture); an energy sensor adds electricalEnergyMeasurement (facets/electrical-facet.ts).
   electrical_sensor: ["electricalPowerMeasurement", "powerTopology"],
+  water_heater: ["identify", "thermostat", "waterHeaterManagement", "waterHeaterMode"],
 };
 
 /** Concentration clusters an air quality sensor adds for its pollutant. */

@@ -48,6 +48,7 @@ export const DEVICE_TYPE_KEYS = [
   "humidifier",
   "on_off_sensor",
   "electrical_sensor",
+  "water_heater",
 ] as const;
 export type DeviceTypeKey = (typeof DEVICE_TYPE_KEYS)[number];
 

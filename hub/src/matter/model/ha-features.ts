@@ -68,3 +68,11 @@ export const ValveFeature = {
 export const HumidifierFeature = {
   MODES: 1,
 } as const;
+
+/** `homeassistant.components.water_heater.WaterHeaterEntityFeature`. */
+export const WaterHeaterFeature = {
+  TARGET_TEMPERATURE: 1,
+  OPERATION_MODE: 2,
+  AWAY_MODE: 4,
+  ON_OFF: 8,
+} as const;

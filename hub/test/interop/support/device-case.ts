@@ -8,6 +8,7 @@
  * chip_driver.py passes them (enums and bitmaps as numbers, `{text}`/`{hex}` for octet strings). A nullable
  * field left out of `args` goes as Null.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { DeviceTypeKey } from "../../../src/matter/model/contract.ts";
 
 /** An HA entity of the simulated home, optionally shown as another device type through an entity mapping. */
@@ -27,7 +28,10 @@ export type SourceChange =
   | { entityId?: string; state: string; attributes?: Record<string, unknown> }
   | { cloud: string; status: Record<string, unknown> };
 
-/** What the subscription must then deliver: an attribute value, or a Matter event whose value contains `expected`. */
+/**
+ * What the subscription must then deliver: an attribute value, or a Matter event whose value contains `expected`.
+ * An attribute value that is an object (a struct) matches when it has `expected`'s fields with their values.
+ */
 export type Report = { change: SourceChange; cluster: string } & (
   | { attribute: string; expected: unknown }
   | { event: string; expected?: Record<string, unknown> }
@@ -81,13 +85,37 @@ export interface DeviceCase {
   source: EntitySource | PluginSource;
   /** The Matter device type id the descriptor must list. */
   deviceType: number;
-  report?: Report;
+  /** Device types composition adds beside it (Power Source 0x0011, Electrical Sensor 0x0510), also required. */
+  composedDeviceTypes?: number[];
+  /** Values the first read must show, from the simulated home's states (objects match as in {@link Report}). */
+  reads?: AttributeValue[];
+  /** One report, or several (each its own test, in order). */
+  report?: Report | Report[];
   commands: CommandCase[];
   errors: BadArgumentCase[];
   /** Accepted commands (`Cluster.Command`, SDK names) the matrix cannot drive, with the reason. */
   notDriven?: Record<string, string>;
   /** Why a column is empty (read-only sensors have no commands, a momentary button no HA-side report). */
   notes?: string;
+}
+
+/** An attribute and the value it must have. */
+export interface AttributeValue {
+  cluster: string;
+  attribute: string;
+  expected: unknown;
+}
+
+/** `actual` is `expected`, or, for an object, has `expected`'s fields with their values (struct fields the SDK adds). */
+export function matchesValue(actual: unknown, expected: unknown): boolean {
+  if (typeof expected !== "object" || expected === null || Array.isArray(expected)) return isDeepStrictEqual(actual, expected);
+  if (typeof actual !== "object" || actual === null) return false;
+  return Object.entries(expected).every(([key, value]) => isDeepStrictEqual((actual as Record<string, unknown>)[key], value));
+}
+
+/** The row's reports as a list. */
+export function reportsOf(row: DeviceCase): Report[] {
+  return row.report === undefined ? [] : [row.report].flat();
 }
 
 /** An OnOff command (no fields). */

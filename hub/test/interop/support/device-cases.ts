@@ -8,16 +8,20 @@ import { KINDS } from "../../../src/matter/devices/kinds/index.ts";
 import { APPLIANCE_CASES } from "./appliance-cases.ts";
 import { APPLIANCE_CLOUD_CASES } from "./appliance-cloud-cases.ts";
 import { CLIMATE_COVER_CASES } from "./climate-cover-cases.ts";
+import { COMPOSED_CASES } from "./composed-cases.ts";
 import { type DeviceCase, isEntitySource } from "./device-case.ts";
 import { LIGHT_PLUG_CASES } from "./light-plug-cases.ts";
 import { PLUGIN_CASES } from "./plugin-cases.ts";
 import { SENSOR_CASES } from "./sensor-cases.ts";
+import { WATER_HEATER_CASES } from "./water-heater-cases.ts";
 
 export const DEVICE_CASES: readonly DeviceCase[] = [
   ...LIGHT_PLUG_CASES,
   ...CLIMATE_COVER_CASES,
+  ...WATER_HEATER_CASES,
   ...APPLIANCE_CASES,
   ...SENSOR_CASES,
+  ...COMPOSED_CASES,
   ...PLUGIN_CASES,
   ...APPLIANCE_CLOUD_CASES,
 ];

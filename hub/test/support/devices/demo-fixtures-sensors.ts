@@ -1,10 +1,10 @@
 /**
- * Demo fixtures for sensors, binary sensors, media players, vacuums, valves, selects, events and the domains the
- * table leaves unsupported.
+ * Demo fixtures for sensors, binary sensors, media players, vacuums, valves, selects, events, water heaters and the
+ * domains the table leaves unsupported.
  */
 import { type DemoFixture, fixture } from "./demo-fixtures.ts";
 
-/** Sensors, binary sensors, media, vacuum, valves, selects, events, unsupported domains. */
+/** Sensors, binary sensors, media, vacuum, valves, selects, events, water heaters, unsupported domains. */
 export const SENSOR_FIXTURES: DemoFixture[] = [
   // Sensors
   fixture(
@@ -155,9 +155,23 @@ export const SENSOR_FIXTURES: DemoFixture[] = [
     { event_types: ["single", "double", "long"], device_class: "button" },
     { key: "generic_switch", deviceType: 0x0f },
   ),
+  // Water heaters
+  fixture(
+    "water_heater.boiler",
+    "eco",
+    {
+      operation_list: ["eco", "electric", "high_demand", "off"],
+      operation_mode: "eco",
+      current_temperature: 48,
+      temperature: 55,
+      min_temp: 40,
+      max_temp: 65,
+      supported_features: 1 + 2 + 8,
+    },
+    { key: "water_heater", deviceType: 0x50f, features: { thermostat: ["heating"] } },
+  ),
   // Not mapped here
   fixture("alarm_control_panel.home", "disarmed", { code_arm_required: true }, { unsupported: "security plugin" }),
-  fixture("water_heater.boiler", "eco", { temperature: 55 }, { unsupported: "water heater" }),
   fixture("camera.front_door", "idle", {}, { unsupported: "camera plugin" }),
   fixture("number.target_humidity", "45", {}, { unsupported: "no Matter device type" }),
   fixture("weather.home", "sunny", { temperature: 12 }, { unsupported: "no Matter device type" }),

@@ -6,10 +6,14 @@ import type {
   BridgeFilter,
   BridgeInput,
   CommissioningWindow,
+  ControllerInfo,
   FilterPreview,
   FilterValues,
   ForceSyncReport,
   PluginDeviceInfo,
+  PreviewSettings,
+  SplitBy,
+  SplitProposal,
 } from "./types.ts";
 
 /** The hub's own list (`BRIDGE_ACTIONS` in its contract), so a new action cannot be missing here. */
@@ -51,5 +55,13 @@ export const bridgeDevices = (id: string, signal?: AbortSignal) =>
 
 export const nextPort = () => request<{ port: number }>("api/matter/next-port");
 export const filterValues = (signal?: AbortSignal) => request<FilterValues>("api/matter/filter-values", { signal });
-export const filterPreview = (filter: BridgeFilter, limit: number, signal?: AbortSignal) =>
-  request<FilterPreview>("api/matter/filter-preview", { method: "POST", body: { filter, limit }, signal });
+export const filterPreview = (filter: BridgeFilter, limit: number, settings?: PreviewSettings, signal?: AbortSignal) =>
+  request<FilterPreview>("api/matter/filter-preview", { method: "POST", body: { filter, limit, ...settings }, signal });
+
+/** The table of controller limits and known gaps, with sources. */
+export const controllerTable = (signal?: AbortSignal) => request<ControllerInfo[]>("api/matter/controllers", { signal });
+
+export const splitPreview = (id: string, by: SplitBy, signal?: AbortSignal) =>
+  request<SplitProposal>(`${bridgePath(id)}/split/preview`, { method: "POST", body: { by }, signal });
+export const confirmSplit = (id: string, body: { by: SplitBy; token: string; keepOriginalRunning: boolean }) =>
+  request<{ created: Bridge[]; original: Bridge }>(`${bridgePath(id)}/split`, { method: "POST", body });

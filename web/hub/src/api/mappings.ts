@@ -5,6 +5,8 @@ export interface MappingInput {
   matterDeviceType: DeviceTypeKey | null;
   customName: string | null;
   disabled: boolean;
+  /** Only sent for a companion entity (composed, or detached before): expose it on its own. */
+  detached?: boolean;
 }
 
 const path = (bridgeId: string, entityId?: string) =>

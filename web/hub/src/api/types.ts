@@ -10,7 +10,11 @@ import type {
   BridgeDeviceInfo,
   BridgeFilter,
   BridgeStatus,
+  CarriedPart,
   CommissioningInfo,
+  CompanionRole,
+  ControllerEntry,
+  ControllerWarning,
   CreateBridge,
   DetailedHealth,
   DeviceTypeKey,
@@ -28,6 +32,8 @@ import type {
   MetricsSnapshot,
   PluginDeviceInfo,
   RestorePreview,
+  SplitBy,
+  SplitProposal,
   SystemInfo,
 } from "../../../../hub/src/contract.ts";
 
@@ -37,7 +43,10 @@ export type {
   BridgeDeviceInfo,
   BridgeFilter,
   BridgeStatus,
+  CarriedPart,
   CommissioningInfo,
+  CompanionRole,
+  ControllerWarning,
   DetailedHealth,
   DeviceTypeKey,
   DiagnosticEvent,
@@ -53,6 +62,8 @@ export type {
   MetricsSnapshot,
   PluginDeviceInfo,
   RestorePreview,
+  SplitBy,
+  SplitProposal,
   SystemInfo,
 };
 
@@ -65,10 +76,24 @@ export interface Bridge extends CreateBridge {
   commissioning: CommissioningInfo;
   createdAt?: string;
   updatedAt?: string;
+  /** The controllers it is meant for (absent from a hub before controller limits). */
+  controllers?: string[];
+  leaveOutUnsupported?: boolean;
+  /** What the chosen controllers say about it (absent from a hub before controller limits). */
+  controllerWarnings?: ControllerWarning[];
 }
 
 /** What the create/edit form sends. */
-export type BridgeInput = Pick<Bridge, "name" | "port" | "filter" | "priority" | "serverMode" | "autoStart">;
+export type BridgeInput = Pick<
+  Bridge,
+  "name" | "port" | "filter" | "priority" | "serverMode" | "composeDevices" | "autoStart"
+> & {
+  controllers: string[];
+  leaveOutUnsupported: boolean;
+};
+
+/** One controller of `GET /api/matter/controllers`: its limits and known gaps with their sources. */
+export type ControllerInfo = ControllerEntry & { id: string };
 
 export interface EntityPage {
   entities: HaEntity[];
@@ -81,6 +106,20 @@ export interface FilterPreview {
   total: number;
   entities: HaEntity[];
   truncated: boolean;
+  /** Matter devices the bridge would expose, entities composed into them, entities skipped (absent on older hubs). */
+  devices?: { exposed: number; composed: number; skipped: number };
+  warnings?: ControllerWarning[];
+}
+
+/** What the preview needs besides the filter: the form's settings that change what a bridge exposes. */
+export interface PreviewSettings {
+  bridgeId?: string;
+  controllers: string[];
+  leaveOutUnsupported: boolean;
+  composeDevices: boolean;
+  serverMode: boolean;
+  /** Absent while the form's port field holds no number. */
+  port?: number;
 }
 
 export interface FilterValue {

@@ -17,6 +17,8 @@ import { hexId, vendorName } from "../lib/vendors.ts";
 import { S } from "../strings.ts";
 import { clone, confirmDelete, runBridgeAction } from "./bridge-actions.ts";
 import { BridgeDevices } from "./bridge-devices.tsx";
+import { ControllerWarnings, useControllerTable } from "./controller-limits.tsx";
+import { SplitDialog } from "./split-dialog.tsx";
 
 function Codes({ qr, manual, qrLabel }: { qr: string; manual: string; qrLabel: string }) {
   return (
@@ -115,7 +117,25 @@ function Pairing({ bridge }: { bridge: Bridge }) {
   );
 }
 
-function Actions({ bridge }: { bridge: Bridge }) {
+/** What the controllers this bridge is meant for say about it, with the split that makes it fit. */
+function Warnings({ bridge, onSplit }: { bridge: Bridge; onSplit: () => void }) {
+  const warnings = bridge.controllerWarnings ?? [];
+  if (warnings.length === 0) return null;
+  const overLimit = warnings.some((w) => w.kind === "device_limit");
+  return (
+    <Card title={S.limits.warningsTitle} class="limits-card" data-testid="bridge-warnings">
+      <p class="muted small">{S.limits.warningsText}</p>
+      <ControllerWarnings warnings={warnings} />
+      {overLimit && !bridge.serverMode ? (
+        <button type="button" class="btn btn-primary" onClick={onSplit} data-testid="open-split">
+          {S.limits.split}
+        </button>
+      ) : null}
+    </Card>
+  );
+}
+
+function Actions({ bridge, onSplit }: { bridge: Bridge; onSplit: () => void }) {
   const [busy, setBusy] = useState(false);
   const run = async (action: Parameters<typeof runBridgeAction>[1]) => {
     setBusy(true);
@@ -150,6 +170,11 @@ function Actions({ bridge }: { bridge: Bridge }) {
         <button type="button" class="btn" disabled={busy} onClick={() => void clone(bridge)}>
           {S.bridges.clone}
         </button>
+        {bridge.serverMode ? null : (
+          <button type="button" class="btn" disabled={busy} onClick={onSplit}>
+            {S.limits.split}
+          </button>
+        )}
         <DownloadButton path={exportUrl(bridge.id)} fileName={`bridge-${bridge.id}.json`} what={S.bridges.exportOne}>
           {S.bridges.exportOne}
         </DownloadButton>
@@ -169,6 +194,8 @@ export function BridgeDetailPage({ bridgeId }: { bridgeId: string }) {
   const fetched = useAsync((signal) => getBridge(bridgeId, signal), [bridgeId]);
   const fromStore = bridges?.find((b) => b.id === bridgeId);
   const bridge = fromStore ?? fetched.data;
+  const table = useControllerTable();
+  const [splitting, setSplitting] = useState(false);
 
   if (!bridge) {
     return (
@@ -197,7 +224,9 @@ export function BridgeDetailPage({ bridgeId }: { bridgeId: string }) {
       {bridge.status === "failed" && bridge.statusReason ? (
         <ErrorMessage error={bridge.statusReason} title={S.detail.statusReason} />
       ) : null}
-      <Actions bridge={bridge} />
+      <Actions bridge={bridge} onSplit={() => setSplitting(true)} />
+      <Warnings bridge={bridge} onSplit={() => setSplitting(true)} />
+      {splitting ? <SplitDialog bridge={bridge} onClose={() => setSplitting(false)} /> : null}
       <div class="grid">
         <Pairing bridge={bridge} />
       </div>
@@ -213,6 +242,14 @@ export function BridgeDetailPage({ bridgeId }: { bridgeId: string }) {
         <div>
           <dt>{S.detail.filterLabel}</dt>
           <dd>{S.detail.filterSummary(bridge.filter.include?.length ?? 0, bridge.filter.exclude?.length ?? 0)}</dd>
+        </div>
+        <div>
+          <dt>{S.limits.controllersFact}</dt>
+          <dd data-testid="bridge-controllers">
+            {(bridge.controllers ?? []).length === 0
+              ? S.limits.noControllers
+              : (bridge.controllers ?? []).map((id) => table.data?.find((c) => c.id === id)?.name ?? id).join(", ")}
+          </dd>
         </div>
         <div>
           <dt>{S.detail.id}</dt>

@@ -1,138 +1,84 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { attempt } from "../../../common/components/notify.tsx";
-import { Card, Empty, ErrorMessage, Field, Loading, Pager } from "../../../common/components/ui.tsx";
+import { Card, Empty, ErrorMessage, Loading, Pager } from "../../../common/components/ui.tsx";
 import { useStore } from "../../../common/store.ts";
 import { useAsync, useDebounced, useInterval } from "../../../common/use-async.ts";
 import { bridgeDevices } from "../api/bridges.ts";
 import { live, watchDevices } from "../api/live.ts";
-import { deleteMapping, listMappings, putMapping } from "../api/mappings.ts";
+import { listMappings } from "../api/mappings.ts";
 import type { Bridge, BridgeDeviceInfo, DeviceTypeKey, EntityMapping, PluginDeviceInfo } from "../api/types.ts";
+import { carriedText, partText, withParts } from "../lib/carried.ts";
 import { S } from "../strings.ts";
+import { MappingEditor } from "./mapping-editor.tsx";
 
 type Tab = "exposed" | "skipped" | "failed";
 const PAGE = 100;
-const DEVICE_TYPES = Object.keys(S.deviceTypes) as DeviceTypeKey[];
 
 const typeLabel = (key: string | null) => (key ? (S.deviceTypes[key as DeviceTypeKey] ?? key) : "—");
 
-function MappingEditor({
-  bridgeId,
-  device,
-  mapping,
-  onDone,
-}: {
-  bridgeId: string;
-  device: BridgeDeviceInfo;
-  mapping: EntityMapping | undefined;
-  onDone: (changed: boolean) => void;
-}) {
-  const [type, setType] = useState<string>(mapping?.matterDeviceType ?? "");
-  const [name, setName] = useState(mapping?.customName ?? "");
-  const [disabled, setDisabled] = useState(mapping?.disabled ?? false);
-  const [busy, setBusy] = useState(false);
-  const save = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    const ok = await attempt(
-      S.common.save,
-      () =>
-        putMapping(bridgeId, device.entityId, {
-          matterDeviceType: (type || null) as DeviceTypeKey | null,
-          customName: name.trim() || null,
-          disabled,
-        }),
-      S.devices.mappingSaved(device.entityId),
-    );
-    setBusy(false);
-    if (ok) onDone(true);
-  };
-  const reset = async () => {
-    setBusy(true);
-    const ok = await attempt(
-      S.devices.resetMapping,
-      async () => {
-        await deleteMapping(bridgeId, device.entityId);
-        return true;
-      },
-      S.devices.mappingReset(device.entityId),
-    );
-    setBusy(false);
-    if (ok) onDone(true);
-  };
+/** The Matter type, and on a second line what the endpoint carries from its companions ("+ battery 84 %"). */
+function TypeCell({ device }: { device: BridgeDeviceInfo }) {
+  const carried = carriedText(device.carries);
   return (
-    <form
-      class="mapping-editor"
-      onSubmit={save}
-      aria-label={S.devices.mappingTitle(device.entityId)}
-      data-testid="mapping-editor"
-    >
-      <Field label={S.devices.deviceType}>
-        {(props) => (
-          <select {...props} value={type} onChange={(e) => setType(e.currentTarget.value)}>
-            <option value="">{S.devices.automatic}</option>
-            {DEVICE_TYPES.map((key) => (
-              <option key={key} value={key}>
-                {S.deviceTypes[key]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label={S.devices.customName} hint={S.devices.customNameHint}>
-        {(props) => (
-          <input
-            {...props}
-            type="text"
-            maxLength={32}
-            value={name}
-            placeholder={device.name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <label class="check">
-        <input type="checkbox" checked={disabled} onChange={(e) => setDisabled(e.currentTarget.checked)} />
-        {S.devices.disabled}
-      </label>
-      <div class="button-row">
-        <button type="submit" class="btn btn-primary" disabled={busy}>
-          {S.common.save}
-        </button>
-        {mapping ? (
-          <button type="button" class="btn" disabled={busy} onClick={reset}>
-            {S.devices.resetMapping}
-          </button>
-        ) : null}
-        <button type="button" class="btn btn-plain" onClick={() => onDone(false)}>
-          {S.common.cancel}
-        </button>
-      </div>
-    </form>
+    <td data-label={S.devices.type}>
+      {typeLabel(device.deviceType)}
+      {carried ? (
+        <span
+          class="carries"
+          data-testid="device-carries"
+          title={S.devices.carriedFrom(device.carries.map((part) => part.entityId).join(", "))}
+        >
+          {carried}
+        </span>
+      ) : null}
+    </td>
   );
 }
 
+/**
+ * One row. `main` is set for an entity composed into another entity's endpoint: the row says "part of <that
+ * endpoint>" and shows the value the endpoint carries for it, and sits under it (see withParts).
+ */
 function DeviceRow({
   device,
   tab,
   mapping,
+  main,
   editing,
   onEdit,
 }: {
   device: BridgeDeviceInfo;
   tab: Tab;
   mapping: EntityMapping | undefined;
+  main: { name: string; all: string; device: BridgeDeviceInfo | undefined } | null;
   editing: boolean;
   onEdit: () => void;
 }) {
+  // `?? []`: rows of a hub that lists no carried parts yet.
+  const carried = (main?.device?.carries ?? []).find((part) => part.entityId === device.entityId);
   return (
-    <tr data-entity-id={device.entityId} data-testid="device-row">
+    <tr
+      data-entity-id={device.entityId}
+      data-testid="device-row"
+      data-part-of={main ? device.composedInto : undefined}
+      class={main ? "part-row" : undefined}
+    >
       <td data-label={S.devices.name}>
         <span class="device-name">{mapping?.customName || device.name}</span>
         <code class="muted small">{device.entityId}</code>
       </td>
-      {tab === "exposed" ? (
+      {tab === "exposed" && main ? (
         <>
-          <td data-label={S.devices.type}>{typeLabel(device.deviceType)}</td>
+          <td class="muted" data-testid="part-of" title={main.all}>
+            {S.devices.partOf(main.name)}
+          </td>
+          <td data-label={S.devices.state} data-testid="device-state" class="reading">
+            {carried ? partText(carried) : (device.state ?? "—")}
+          </td>
+          <td />
+        </>
+      ) : tab === "exposed" ? (
+        <>
+          <TypeCell device={device} />
           <td data-label={S.devices.state} data-testid="device-state">
             {device.state ?? "—"}
           </td>
@@ -152,6 +98,7 @@ function DeviceRow({
       )}
       <td>
         {mapping ? <span class="pill">{S.devices.mapped}</span> : null}
+        {mapping?.detached ? <span class="pill">{S.devices.detachedPill}</span> : null}
         <button
           type="button"
           class="btn btn-small"
@@ -203,15 +150,41 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
   useInterval(() => (mode === "live" ? undefined : devices.reload(true)), total > 1000 ? 15_000 : 3000);
   useEffect(() => setOffset(0), [tab, needle]);
 
+  // Exposed: each endpoint followed by the entities composed into it (they have no endpoint, type or reason).
   const groups = useMemo(() => {
     const all = devices.data?.devices ?? [];
+    const mains = all.filter((d) => d.deviceType !== null && !d.skipped && !d.failed && !d.composedInto);
+    const parts = all.filter((d) => d.composedInto && !d.skipped && !d.failed);
     return {
-      exposed: all.filter((d) => d.deviceType !== null && !d.skipped && !d.failed),
+      exposed: withParts(mains, parts),
+      endpoints: mains.length,
       skipped: all.filter((d) => d.skipped),
       failed: all.filter((d) => d.failed),
     };
   }, [devices.data]);
+  const byId = useMemo(() => new Map((devices.data?.devices ?? []).map((d) => [d.entityId, d])), [devices.data]);
   const mappingOf = useMemo(() => new Map((mappings.data?.mappings ?? []).map((m) => [m.entityId, m])), [mappings.data]);
+  // A battery goes on every main endpoint of its device: companion → every endpoint that carries it.
+  const carriersOf = useMemo(() => {
+    const carriers = new Map<string, string[]>();
+    for (const row of devices.data?.devices ?? [])
+      for (const part of row.carries ?? []) carriers.set(part.entityId, [...(carriers.get(part.entityId) ?? []), row.entityId]);
+    return carriers;
+  }, [devices.data]);
+  const nameOf = (entityId: string) => mappingOf.get(entityId)?.customName || byId.get(entityId)?.name || entityId;
+  /**
+   * The endpoint a composed entity is part of (`composedInto`), and how the list names it: "Lock", or "Motion and
+   * 2 more" when other endpoints of the device carry it too.
+   */
+  const mainOf = (device: BridgeDeviceInfo) => {
+    if (!device.composedInto) return null;
+    const others = (carriersOf.get(device.entityId) ?? []).filter((id) => id !== device.composedInto);
+    return {
+      name: S.devices.carriers(nameOf(device.composedInto), others.length),
+      all: [device.composedInto, ...others].map(nameOf).join(", "),
+      device: byId.get(device.composedInto),
+    };
+  };
   const rows = useMemo(
     () =>
       needle ? groups[tab].filter((d) => d.entityId.includes(needle) || d.name.toLowerCase().includes(needle)) : groups[tab],
@@ -221,7 +194,7 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
   const columns = tab === "exposed" ? 5 : 4;
 
   const tabs: [Tab, string][] = [
-    ["exposed", S.devices.exposed(groups.exposed.length)],
+    ["exposed", S.devices.exposed(groups.endpoints)],
     ["skipped", S.devices.skipped(groups.skipped.length)],
     ["failed", S.devices.failed(groups.failed.length)],
   ];
@@ -291,6 +264,7 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
                       device={device}
                       tab={tab}
                       mapping={mappingOf.get(device.entityId)}
+                      main={mainOf(device)}
                       editing={editing === device.entityId}
                       onEdit={() => setEditing(editing === device.entityId ? null : device.entityId)}
                     />,
@@ -301,6 +275,7 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
                             bridgeId={bridge.id}
                             device={device}
                             mapping={mappingOf.get(device.entityId)}
+                            partOf={mainOf(device)?.name ?? null}
                             onDone={(changed) => {
                               setEditing(null);
                               if (changed) {

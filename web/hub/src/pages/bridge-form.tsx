@@ -7,6 +7,7 @@ import { createBridge, filterValues, getBridge, nextPort, updateBridge } from ".
 import { applyBridge } from "../api/live.ts";
 import type { BridgeInput } from "../api/types.ts";
 import { S } from "../strings.ts";
+import { ControllerPicker } from "./controller-limits.tsx";
 import { FilterBuilder, FilterPreviewPanel, ruleError } from "./filter-builder.tsx";
 
 const EMPTY: BridgeInput = {
@@ -14,8 +15,11 @@ const EMPTY: BridgeInput = {
   port: 5540,
   priority: 100,
   serverMode: false,
+  composeDevices: true,
   autoStart: true,
   filter: { include: [], exclude: [], includeHidden: false },
+  controllers: [],
+  leaveOutUnsupported: false,
 };
 
 function nameError(name: string): string | null {
@@ -39,12 +43,17 @@ export function BridgeFormPage({ bridgeId }: { bridgeId?: string }) {
           port: b.port,
           priority: b.priority,
           serverMode: b.serverMode,
+          composeDevices: b.composeDevices,
           autoStart: b.autoStart,
           filter: {
             include: b.filter.include ?? [],
             exclude: b.filter.exclude ?? [],
             includeHidden: b.filter.includeHidden ?? false,
+            // Kept as stored: a split bridge's narrowing must survive an edit.
+            ...(b.filter.within?.length ? { within: b.filter.within } : {}),
           },
+          controllers: b.controllers ?? [],
+          leaveOutUnsupported: b.leaveOutUnsupported ?? false,
         };
         return { input, name: b.name };
       }
@@ -85,7 +94,9 @@ export function BridgeFormPage({ bridgeId }: { bridgeId?: string }) {
     name: submitted ? nameError(form.name) : null,
     port: submitted ? portError(form.port) : null,
   };
-  const rulesValid = [...form.filter.include, ...form.filter.exclude].every((r) => ruleError(r, true) === null);
+  const rulesValid = [...form.filter.include, ...form.filter.exclude, ...(form.filter.within ?? [])].every(
+    (r) => ruleError(r, true) === null,
+  );
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -175,6 +186,25 @@ export function BridgeFormPage({ bridgeId }: { bridgeId?: string }) {
             <p class="hint" id="server-mode-hint">
               {S.form.serverModeHint}
             </p>
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={form.composeDevices}
+                onChange={(e) => setForm({ ...form, composeDevices: e.currentTarget.checked })}
+                aria-describedby="compose-devices-hint"
+              />
+              {S.form.composeDevices}
+            </label>
+            <p class="hint" id="compose-devices-hint">
+              {S.form.composeDevicesHint}
+            </p>
+          </div>
+          <div class="card" data-testid="controllers-card">
+            <ControllerPicker
+              value={form.controllers}
+              leaveOut={form.leaveOutUnsupported}
+              onChange={(next) => setForm({ ...form, ...next })}
+            />
           </div>
           <div class="card">
             <h2>{S.form.filter}</h2>
@@ -197,7 +227,17 @@ export function BridgeFormPage({ bridgeId }: { bridgeId?: string }) {
           </div>
         </div>
         <aside class="form-side card">
-          <FilterPreviewPanel filter={form.filter} />
+          <FilterPreviewPanel
+            filter={form.filter}
+            settings={{
+              bridgeId,
+              controllers: form.controllers,
+              leaveOutUnsupported: form.leaveOutUnsupported,
+              composeDevices: form.composeDevices,
+              serverMode: form.serverMode,
+              port: Number.isInteger(form.port) ? form.port : undefined,
+            }}
+          />
         </aside>
       </form>
     </>

@@ -2,8 +2,17 @@ import { useEffect, useId, useState } from "preact/hooks";
 import { ErrorMessage } from "../../../common/components/ui.tsx";
 import { useDebounced } from "../../../common/use-async.ts";
 import { filterPreview } from "../api/bridges.ts";
-import type { BridgeFilter, FilterPreview, FilterRule, FilterRuleType, FilterValue, FilterValues } from "../api/types.ts";
+import type {
+  BridgeFilter,
+  FilterPreview,
+  FilterRule,
+  FilterRuleType,
+  FilterValue,
+  FilterValues,
+  PreviewSettings,
+} from "../api/types.ts";
 import { S } from "../strings.ts";
+import { ControllerWarnings } from "./controller-limits.tsx";
 
 const RULE_TYPES = Object.keys(S.ruleTypes) as FilterRuleType[];
 
@@ -135,6 +144,7 @@ function RuleEditor({
 
 function RuleList({
   title,
+  hint,
   rules,
   emptyText,
   values,
@@ -143,6 +153,7 @@ function RuleList({
   testId,
 }: {
   title: string;
+  hint?: string;
   rules: FilterRule[];
   emptyText: string;
   values: FilterValues | undefined;
@@ -153,6 +164,7 @@ function RuleList({
   return (
     <fieldset class="rules" data-testid={testId}>
       <legend>{title}</legend>
+      {hint ? <p class="hint">{hint}</p> : null}
       {rules.length === 0 ? <p class="muted">{emptyText}</p> : null}
       <ul>
         {rules.map((rule, i) => (
@@ -205,6 +217,19 @@ export function FilterBuilder({
         onChange={(exclude) => onChange({ ...filter, exclude })}
         testId="exclude-rules"
       />
+      {filter.within?.length ? (
+        // Only a split sets it: shown (and editable) when present, so an edit never drops it.
+        <RuleList
+          title={S.limits.within}
+          hint={S.limits.withinHint}
+          rules={filter.within}
+          emptyText=""
+          values={values}
+          submitted={submitted}
+          onChange={(within) => onChange({ ...filter, within })}
+          testId="within-rules"
+        />
+      ) : null}
       <label class="check">
         <input
           type="checkbox"
@@ -219,12 +244,20 @@ export function FilterBuilder({
 
 const PREVIEW_LIMIT = 100;
 
-/** Entities matching the filter, re-read from the hub shortly after each change. Incomplete rules are left out. */
-export function FilterPreviewPanel({ filter }: { filter: BridgeFilter }) {
+/**
+ * Entities matching the filter, re-read from the hub shortly after each change, with the Matter devices they make and
+ * what the chosen controllers say about them. Incomplete rules are left out.
+ */
+export function FilterPreviewPanel({ filter, settings }: { filter: BridgeFilter; settings?: PreviewSettings }) {
   const usable = (rules: FilterRule[]) => rules.filter((r) => r.value.trim() !== "");
-  const invalid = [...filter.include, ...filter.exclude].some((r) => ruleError(r, false) !== null);
-  const effective: BridgeFilter = { ...filter, include: usable(filter.include), exclude: usable(filter.exclude) };
-  const key = useDebounced(JSON.stringify(effective), 350);
+  const invalid = [...filter.include, ...filter.exclude, ...(filter.within ?? [])].some((r) => ruleError(r, false) !== null);
+  const effective: BridgeFilter = {
+    ...filter,
+    include: usable(filter.include),
+    exclude: usable(filter.exclude),
+    ...(filter.within ? { within: usable(filter.within) } : {}),
+  };
+  const key = useDebounced(JSON.stringify({ filter: effective, settings }), 350);
   const [preview, setPreview] = useState<FilterPreview | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [loading, setLoading] = useState(false);
@@ -234,7 +267,8 @@ export function FilterPreviewPanel({ filter }: { filter: BridgeFilter }) {
     if (invalid) return;
     const controller = new AbortController();
     setLoading(true);
-    filterPreview(JSON.parse(key) as BridgeFilter, PREVIEW_LIMIT, controller.signal).then(
+    const asked = JSON.parse(key) as { filter: BridgeFilter; settings?: PreviewSettings };
+    filterPreview(asked.filter, PREVIEW_LIMIT, asked.settings, controller.signal).then(
       (result) => {
         setPreview(result);
         setError(null);
@@ -260,6 +294,12 @@ export function FilterPreviewPanel({ filter }: { filter: BridgeFilter }) {
         ) : null}
       </h2>
       {invalid ? <p class="muted">{S.form.previewInvalid}</p> : null}
+      {preview?.devices && !invalid ? (
+        <p class="small" data-testid="preview-devices">
+          {S.limits.devicesLine(preview.devices.exposed, preview.devices.composed, preview.devices.skipped)}
+        </p>
+      ) : null}
+      {preview?.warnings && !invalid ? <ControllerWarnings warnings={preview.warnings} testId="preview-warnings" /> : null}
       {error && !invalid ? <ErrorMessage error={error} onRetry={() => setTick((n) => n + 1)} /> : null}
       {loading && !preview ? <p class="muted">{S.form.previewLoading}</p> : null}
       {preview && !invalid ? (

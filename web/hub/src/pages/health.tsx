@@ -10,6 +10,7 @@ import { isMissingEndpoint, StatusBadge } from "../components/ui.tsx";
 import { formatBytes, formatClock, formatDuration, formatTime, humanize } from "../lib/format.ts";
 import { hexId, vendorName } from "../lib/vendors.ts";
 import { S } from "../strings.ts";
+import { ControllerWarnings } from "./controller-limits.tsx";
 
 const MAX_EVENTS = 200;
 
@@ -104,6 +105,8 @@ function BridgeHealth({ bridge }: { bridge: DetailedHealth["bridges"][number] })
           ))}
         </ul>
       ) : null}
+      {/* Absent from a hub before controller limits. */}
+      {bridge.controllerWarnings ? <ControllerWarnings warnings={bridge.controllerWarnings} testId="health-warnings" /> : null}
       {bridge.recovery.lastAttempt ? (
         <p class="muted small">
           {S.health.lastRecovery(

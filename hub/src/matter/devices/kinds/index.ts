@@ -18,6 +18,7 @@ import {
   onOffPlugInUnit,
 } from "./light-kinds.ts";
 import { airQualitySensor, flowSensor, humiditySensor, lightSensor, pressureSensor, temperatureSensor } from "./sensor-kinds.ts";
+import { waterHeater } from "./water-heater-kind.ts";
 
 /** The kind behind each device type key. */
 export const KINDS: Readonly<Record<DeviceTypeKey, DeviceKind>> = {
@@ -50,6 +51,7 @@ export const KINDS: Readonly<Record<DeviceTypeKey, DeviceKind>> = {
   humidifier,
   on_off_sensor: onOffSensor,
   electrical_sensor: electricalSensor,
+  water_heater: waterHeater,
 };
 
 export type { DeviceKind, KindContext, StatePatch } from "./kind.ts";
