@@ -3,7 +3,6 @@
  * its voluptuous-like schema (extra keys refused, as `BASE_COMMAND_MESSAGE_SCHEMA.extend` does).
  */
 
-import type { HassContext } from "../../../hub/src/home-assistant/types.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { compressState, entitiesEventJson } from "../core/compressed-states.ts";
 import type { BusEvent, EventBus } from "../core/event-bus.ts";
@@ -14,7 +13,7 @@ import { areaJson, deviceJson, entityDisplay, entityExtended, entityPartial, lab
 import type { StateMachine } from "../core/state-machine.ts";
 import type { ServiceRegistry, ServiceRequest } from "../services/service-registry.ts";
 import type { Command, CommandConnection } from "./command-types.ts";
-import { type SimUser, servicesJson, userJson } from "./describe.ts";
+import { servicesJson, userJson } from "./describe.ts";
 import { HaError, Invalid } from "./errors.ts";
 import { exposeCommands } from "./expose-commands.ts";
 import { errorMessage, eventMessage, resultMessage } from "./messages.ts";
