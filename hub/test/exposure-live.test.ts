@@ -169,3 +169,47 @@ describe("exposed_to: a bridge follows Home Assistant's voice assistant settings
     assert.match(refused.body.error, /nothing changed.*is not an assistant id/);
   });
 });
+
+/**
+ * An HA without the expose list (older than its voice assistant settings, or a non-admin token) and without
+ * `get_entries`: the hub loads all the same, `exposed_to` sees what registry entries carry, and registry changes
+ * still arrive (read one entry at a time).
+ */
+describe("exposed_to and registry changes on an HA without the newer commands", { timeout: 60_000 }, () => {
+  let sim: HaSimulator;
+  let hub: TestHub;
+  let call: ReturnType<typeof api>;
+  const selected = async (filter: unknown) =>
+    (await call<{ entities: { entity_id: string }[] }>("POST", "/api/matter/filter-preview", { filter })).body.entities.map(
+      (e) => e.entity_id,
+    );
+
+  before(async () => {
+    assertNetworkIsolated();
+    sim = await startHaSimulator({
+      token: "t",
+      home: createDemoHome(),
+      motionMs: 0,
+      omitCommands: ["homeassistant/expose_entity/list", "config/entity_registry/get_entries"],
+    });
+    hub = await createTestHub({ ha: { url: sim.url, token: "t" }, start: true });
+    await hub.homeAssistant.whenLoaded();
+    call = api(hub);
+  });
+  after(async () => {
+    await hub?.stop();
+    await sim?.close();
+  });
+
+  it("loads, selects by the registry entries' settings only, and follows a change read back entry by entry", async () => {
+    const assist = { include: [{ type: "exposed_to", value: "conversation" }] };
+    const before = await selected(assist);
+    assert.ok(before.includes("light.living_room_ceiling"), before.join());
+    assert.ok(!before.includes("sensor.outdoor_feels_like"), "its setting is only in the list this HA lacks");
+    const reads = hub.homeAssistant.registryStats.reads;
+    sim.exposeEntities(["light.kitchen_spots"], ["conversation"], true);
+    await eventually(async () => (await selected(assist)).includes("light.kitchen_spots"), WAIT_MS);
+    assert.equal(hub.homeAssistant.registryStats.reads - reads, 2, "get_entries refused, then one get");
+    assert.equal((await call<{ status: string }>("GET", "/api/health")).status, 200);
+  });
+});

@@ -142,6 +142,8 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
     },
     extraCommands: cameras.commands,
   });
+  // An older HA: these commands do not exist (answered with unknown_command).
+  for (const type of options.omitCommands ?? []) commands.delete(type);
 
   const connections = new Map<WebSocket, SimConnection>();
   const user = { id: "3c8a1d4e9b0f4f6aa1e2d3c4b5a69788", name: "Owner" };

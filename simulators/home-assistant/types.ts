@@ -34,6 +34,11 @@ export interface HaSimulatorOptions {
   unitSystem?: UnitSystemName;
   /** `get_config.location_name`; default "Home". */
   locationName?: string;
+  /**
+   * WebSocket command types this HA lacks, answered with `unknown_command` as an older HA does (e.g.
+   * `homeassistant/expose_entity/list` before 2023.5, `config/entity_registry/get_entries`).
+   */
+  omitCommands?: string[];
 }
 
 /** A `call_service` the simulator received (recorded before any scripted delay or failure). */
