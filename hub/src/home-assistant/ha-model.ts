@@ -1,5 +1,6 @@
-import { assistantsFromListEntry, assistantsFromOptions } from "./assistants.ts";
+import { assistantsFromOptions } from "./assistants.ts";
 import { applyChange, type CompressedEvent, expandState } from "./compressed-states.ts";
+import { ListedExposure } from "./listed-exposure.ts";
 import { changedIds, entitiesCarrying } from "./registry-diff.ts";
 import { type StructureListener, StructureNotifier } from "./structure-notifier.ts";
 import type {
@@ -44,7 +45,7 @@ export class HomeAssistantModel {
   readonly labels = new Map<string, LabelRegistryEntry>();
   readonly #entitiesByDevice = new Map<string, Set<string>>();
   /** `homeassistant/expose_entity/list`'s answer: the assistants per entity id (used where the registry has none). */
-  readonly #listedExposure = new Map<string, string[]>();
+  readonly #listedExposure = new ListedExposure();
   readonly #entityListeners = new Map<string, Set<EntityListener>>();
   readonly #structure = new StructureNotifier();
   config: HassConfig | undefined;
@@ -100,7 +101,7 @@ export class HomeAssistantModel {
   exposedTo(entityId: string): string[] {
     const entry = this.entities.get(entityId);
     if (entry?.options !== undefined) return assistantsFromOptions(entry.options);
-    return this.#listedExposure.get(entityId) ?? [];
+    return this.#listedExposure.get(entityId);
   }
 
   /** True when some entity with a state takes its exposure from the expose list (nothing in HA announces its changes). */
@@ -114,14 +115,7 @@ export class HomeAssistantModel {
    * entities whose exposure, as {@link exposedTo} reads it, changed.
    */
   setExposureList(list: Record<string, unknown>): void {
-    const affected = new Set<string>();
-    const next = new Map(Object.entries(list).map(([id, entry]) => [id, assistantsFromListEntry(entry)]));
-    for (const id of new Set([...this.#listedExposure.keys(), ...next.keys()])) {
-      if (this.entities.get(id)?.options !== undefined) continue;
-      if (!same(this.#listedExposure.get(id) ?? [], next.get(id) ?? [])) affected.add(id);
-    }
-    this.#listedExposure.clear();
-    for (const [id, assistants] of next) if (assistants.length > 0) this.#listedExposure.set(id, assistants);
+    const affected = this.#listedExposure.replace(list, (id) => this.entities.get(id)?.options === undefined);
     if (affected.size > 0) this.lastUpdated = Date.now();
     this.#emitStructure(affected);
   }
