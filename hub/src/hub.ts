@@ -41,6 +41,8 @@ export interface HubOptions {
   /** Test tuning: how often to re-ask HA while it starts, and the service-call time-out. */
   haRunningPollMs?: number;
   actionTimeoutMs?: number;
+  /** Test tuning: how often to re-read HA's voice assistant exposure list (60 s by default; see HomeAssistantService). */
+  haExposurePollMs?: number;
   /** Test tuning: the live channel's server ping interval (30 s by default). */
   livePingIntervalMs?: number;
   /** Test tuning of the plugin system: short lifecycle time-out and retry delay, private npm settings, a simulated cloud. */
@@ -99,6 +101,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       log: log.child({ component: "home-assistant" }),
       runningPollMs: options.haRunningPollMs,
       actionTimeoutMs: options.actionTimeoutMs,
+      exposurePollMs: options.haExposurePollMs,
     });
     stops.unshift(() => homeAssistant.stop());
 
