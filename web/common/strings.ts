@@ -20,6 +20,8 @@ export const UI = {
   dismiss: "Dismiss",
   details: "Details",
   perPage: "Per page",
+  /** The phone's button that opens the list of sections. */
+  menu: "Menu",
   failed: (what: string) => `${what} failed`,
   pageOf: (from: number, to: number, total: number) => `${from}–${to} of ${total}`,
 } as const;
