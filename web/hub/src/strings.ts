@@ -520,7 +520,8 @@ export const S = {
   backup: {
     title: "Backup & transfer",
     backup: "Backup",
-    backupText: "A ZIP with every bridge and entity mapping.",
+    backupText:
+      "A ZIP of your bridges, entity mappings, settings (such as automatic recovery), the list of installed plugins (reinstalled after a restore) and each bridge's plugin settings. Not in it: the hub's login, plugin passwords and lock PINs.",
     download: "Download backup",
     downloadWithIdentity: "Download with Matter identities",
     identityText:
@@ -533,8 +534,12 @@ export const S = {
     createdAt: "Created",
     appVersion: "Hub version",
     identities: "Matter identities",
-    files: "Files",
-    fileChanges: (added: number, replaced: number, removed: number) => `${added} added, ${replaced} replaced, ${removed} removed`,
+    files: "Files in the data folder",
+    /** Bridges, counted by the hub (the file counts are not bridge counts: every bridge shares bridges.json). */
+    bridgeChanges: (added: number, replaced: number, removed: number) =>
+      `${added} added, ${replaced} replaced, ${removed} removed`,
+    fileChanges: (added: number, replaced: number, removed: number) =>
+      `${added} ${added === 1 ? "file" : "files"} added, ${replaced} replaced, ${removed} removed`,
     change: { added: "added", replaced: "replaced" },
     removed: "removed",
     removedText: (n: number) =>
