@@ -23,7 +23,7 @@ describe("restore preview: counts and broken files (HTTP)", { timeout: 60_000 },
     const text = await response.text();
     return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
   };
-  const preview = async (zip: Uint8Array) => {
+  const preview = async (zip: Uint8Array<ArrayBuffer>) => {
     const form = new FormData();
     form.set("file", new File([zip], "backup.zip", { type: "application/zip" }));
     const response = await hub.app.request("/api/backup/restore/preview", { method: "POST", body: form });
@@ -82,7 +82,7 @@ describe("restore preview: counts and broken files (HTTP)", { timeout: 60_000 },
   it("a truncated download and a file that is no ZIP get a plain sentence, not the ZIP library's words", async () => {
     const download = await hub.app.request("/api/backup/download");
     const zip = new Uint8Array(await download.arrayBuffer());
-    for (const broken of [zip.subarray(0, zip.length - 30), new TextEncoder().encode("PK\u0003\u0004 a holiday photo")]) {
+    for (const broken of [zip.slice(0, zip.length - 30), new TextEncoder().encode("PK\u0003\u0004 a holiday photo")]) {
       const { status, body } = await preview(broken);
       assert.equal(status, 400);
       assert.equal(
