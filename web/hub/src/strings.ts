@@ -2,7 +2,7 @@
  * Every string the hub UI shows, in one place (English). Functions take the values they interpolate.
  */
 import { UI } from "../../common/strings.ts";
-import type { BridgeStatus, DeviceTypeKey, FilterRuleType, LogLevel } from "./api/types.ts";
+import type { BridgeStatus, DeviceTypeKey, DiagnosticType, FilterRuleType, LogLevel } from "./api/types.ts";
 
 export const S = {
   app: {
@@ -57,6 +57,8 @@ export const S = {
     bridges: "Bridges",
     exposedDevices: "Matter devices",
     fabrics: "Paired controllers",
+    demoNotice:
+      "Demo mode: the hub runs against a simulated Home Assistant home, and nothing here controls real devices. Set HA_URL and HA_TOKEN to connect your own Home Assistant.",
     problems: "Recent problems",
     noProblems: "No warnings or errors recently.",
     allLogs: "All logs",
@@ -239,7 +241,7 @@ export const S = {
     mustRun: "Start the bridge to pair it.",
     info: "Bridge",
     statusReason: "Reason",
-    id: "Id",
+    id: "ID",
     portLabel: "Port",
     priorityLabel: "Priority",
     filterLabel: "Filter",
@@ -453,6 +455,8 @@ export const S = {
       failed: "Failed",
       tripped: "Tripped",
     },
+    needsSettings: "Needs settings",
+    needsSettingsHint: "It runs but adds no devices until its settings are saved: open Settings.",
     stateHint: {
       disabled: "Enable it to add its devices to this bridge.",
       stopped: "Starts when the bridge runs.",
@@ -656,6 +660,23 @@ export const S = {
     diagnosticsText: "Events from the bridges as they happen.",
     diagnosticsEmpty: "No diagnostic events yet.",
     diagnosticsNeedsLive: "Live diagnostics need the WebSocket channel, which is not connected.",
+    activity: "Home Assistant activity",
+    activityText: "Counted since the hub started.",
+    eventTypes: {
+      bridge_starting: "Bridge starting",
+      bridge_running: "Bridge running",
+      bridge_stopped: "Bridge stopped",
+      bridge_failed: "Bridge failed",
+      bridge_deleted: "Bridge deleted",
+      bridge_commissioned: "Bridge paired",
+      bridge_decommissioned: "Bridge unpaired",
+      bridge_fabrics_changed: "Controllers changed",
+      ha_connected: "Home Assistant connected",
+      ha_disconnected: "Home Assistant disconnected",
+      ha_fatal: "Home Assistant link failed",
+      command: "Command",
+      recovery_attempt: "Recovery attempt",
+    } satisfies Record<DiagnosticType, string>,
     haEvents: "State events",
     serviceCalls: "Service calls",
     serviceFailures: "Failed service calls",
