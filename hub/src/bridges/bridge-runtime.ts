@@ -1,4 +1,4 @@
-import type { CompanionRole } from "../matter/model/contract.ts";
+import type { CompanionRole, DeviceTypeKey } from "../matter/model/contract.ts";
 import type { BridgeConfig } from "./bridge-config.ts";
 
 export type BridgeStatus = "starting" | "running" | "stopped" | "failed";
@@ -136,7 +136,7 @@ export interface BridgeRuntime {
    * The Matter device types an entity mapping may choose for this entity (its domain, capabilities and this bridge's
    * plugin mappings decide); undefined while Home Assistant has no state for it.
    */
-  allowedDeviceTypes(entityId: string): readonly string[] | undefined;
+  allowedDeviceTypes(entityId: string): readonly DeviceTypeKey[] | undefined;
   /** Apply a changed configuration (name, filter…) without restarting where possible. */
   reconfigure(config: BridgeConfig): Promise<void>;
   /** Release everything (bridge deleted); storage removal is the caller's job. */

@@ -123,6 +123,15 @@ export const S = {
     filter: "Which entities",
     include: "Include",
     exclude: "Exclude",
+    /** How the hub combines the rules (bridges/filter.ts): any include, minus any exclude, narrowed by "Only within". */
+    rulesCombine: (hasInclude: boolean, hasWithin: boolean) =>
+      `${hasInclude ? "An entity is on this bridge when it matches any one of the include rules and none of the exclude rules." : "With no include rule, every entity is on this bridge except those matching an exclude rule."}${hasWithin ? " The “Only within” rules narrow that further: an entity must also match one of them of each kind." : ""}`,
+    includeHint: "Any one of these rules is enough to include an entity.",
+    excludeHint: "One matching rule leaves an entity out, whatever the include rules say.",
+    hiddenLeftOut: (n: number) =>
+      `${n === 1 ? "1 more entity matches but is" : `${n} more entities match but are`} hidden in Home Assistant, so left out of this count: tick “Include entities hidden in Home Assistant” below the rules to add ${n === 1 ? "it" : "them"}.`,
+    disabledLeftOut: (n: number) =>
+      `${n === 1 ? "1 more entity matches but is" : `${n} more entities match but are`} disabled in Home Assistant and never exposed: enable ${n === 1 ? "it" : "them"} there to add ${n === 1 ? "it" : "them"}.`,
     includeEmpty: "No include rules: every entity is included (minus exclusions).",
     excludeEmpty: "No exclude rules.",
     addRule: "Add rule",
@@ -278,6 +287,9 @@ export const S = {
     mappingTitle: (entityId: string) => `Mapping of ${entityId}`,
     deviceType: "Matter device type",
     automatic: "Automatic",
+    typeFits: "Only the types that fit this entity are offered.",
+    typeNoState: "Home Assistant has no state for this entity yet, so its type cannot be chosen: Automatic applies.",
+    typeNoneFits: "No Matter device type fits this entity.",
     customName: "Name in controllers",
     customNameHint: "Leave empty to use Home Assistant's name; at most 32 characters.",
     disabled: "Do not expose this entity",

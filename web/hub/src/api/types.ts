@@ -17,6 +17,7 @@ import type {
   ControllerWarning,
   CreateBridge,
   DetailedHealth,
+  DeviceTypeChoices,
   DeviceTypeKey,
   DiagnosticEvent,
   DiagnosticType,
@@ -27,6 +28,7 @@ import type {
   ForceSyncReport,
   HaEntity,
   ImportPreview,
+  LeftOut,
   LockCredentialView,
   LogEntry,
   LogLevel,
@@ -49,6 +51,7 @@ export type {
   CompanionRole,
   ControllerWarning,
   DetailedHealth,
+  DeviceTypeChoices,
   DeviceTypeKey,
   DiagnosticEvent,
   DiagnosticType,
@@ -59,6 +62,7 @@ export type {
   ForceSyncReport,
   HaEntity,
   ImportPreview,
+  LeftOut,
   LogEntry,
   LogLevel,
   MetricsSnapshot,
@@ -108,6 +112,8 @@ export interface FilterPreview {
   total: number;
   entities: HaEntity[];
   truncated: boolean;
+  /** Entities the rules select that Home Assistant hides or disables, left out of `total` (absent on older hubs). */
+  leftOut?: LeftOut;
   /** Matter devices the bridge would expose, entities composed into them, entities skipped (absent on older hubs). */
   devices?: { exposed: number; composed: number; skipped: number };
   warnings?: ControllerWarning[];
