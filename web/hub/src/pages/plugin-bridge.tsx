@@ -45,8 +45,13 @@ function PluginRow({ bridge, plugin, about, onChanged, onSettings }: RowProps) {
     }
     await run("disable", S.plugins.disabled(shown, where));
   };
+  // Waiting for settings: the plugin's own status line says what it needs; the general sentence only without one.
   const hint =
-    plugin.state === "running" && plugin.needsSettings ? S.plugins.needsSettingsHint : S.plugins.stateHint[plugin.state];
+    plugin.state === "running" && plugin.needsSettings
+      ? plugin.status
+        ? ""
+        : S.plugins.needsSettingsHint
+      : S.plugins.stateHint[plugin.state];
   const canReset = plugin.autoDisabled || plugin.state === "tripped" || plugin.failures > 0;
 
   return (
