@@ -151,6 +151,17 @@ describe("Device inspector on a running bridge", { timeout: 180_000 }, () => {
     assert.deepEqual(Object.keys(noEndpoint.body ?? {}), ["error"]);
     const badNumber = await call("GET", `/api/matter/bridges/${bridgeId}/endpoints/65535`);
     assert.equal(badNumber.status, 400);
+    // A stopped bridge has no node to read: 400, saying so.
+    const stopped = await call<{ id: string }>("POST", "/api/matter/bridges", {
+      name: "Stopped",
+      port: world.bridge.port + 1,
+      autoStart: false,
+      filter: { include: [{ type: "entity_id", value: LAMP }] },
+    });
+    assert.equal(stopped.status, 201, JSON.stringify(stopped.body));
+    const notRunning = await call("GET", `/api/matter/bridges/${stopped.body.id}/devices/${LAMP}/inspect`);
+    assert.equal(notRunning.status, 400);
+    assert.match((notRunning.body as { error: string }).error, /stopped: its devices can be inspected while it runs/);
     const noBridge = await call("GET", `/api/matter/bridges/bnope/devices/${LAMP}/inspect`);
     assert.equal(noBridge.status, 404);
     assert.deepEqual(Object.keys(noBridge.body ?? {}), ["error"]);

@@ -43,5 +43,5 @@ export function inspectEntity(bridges: BridgeService, bridgeId: string, entityId
 
 function refuseWhenNotRunning(bridges: BridgeService, bridgeId: string): void {
   const { status } = bridges.record(bridgeId);
-  if (status !== "running") throw badRequest(`The bridge is ${status}: start it to inspect its devices`);
+  if (status !== "running") throw badRequest(`The bridge is ${status}: its devices can be inspected while it runs`);
 }

@@ -213,7 +213,7 @@ export function DeviceInspectorPage({ bridgeId, endpointNumber }: { bridgeId: st
       {read.error && !read.data ? <ErrorMessage error={read.error} onRetry={() => read.reload()} /> : null}
       {!read.data && !read.error ? <Loading /> : null}
       {read.data ? (
-        <div class="inspector" data-testid="inspector">
+        <div class={`inspector${unavailable ? " stale" : ""}`} data-testid="inspector">
           <Summary inspection={read.data} bridgeId={bridgeId} />
           <div class="toolbar">
             <input
