@@ -1,4 +1,5 @@
 import { type DestinationStream, type LevelWithSilent, type Logger, pino } from "pino";
+import { type LogFormat, prettyDestination, wantsColours } from "./log-format.ts";
 
 export type { Logger } from "pino";
 
@@ -25,10 +26,22 @@ export const REDACTED_KEYS = [
 export interface LoggerOptions {
   name: string;
   level: LogLevel | LevelWithSilent;
-  /** Extra destination (tests, the hub's in-memory ring); stdout when absent. */
+  /** Extra destination (tests, the hub's in-memory ring); stdout in `format` when absent. */
   destination?: DestinationStream;
+  /** How stdout gets the lines when `destination` is absent (lib/log-format.ts); JSON by default. */
+  format?: LogFormat;
   /** Fields added to every line, e.g. `{demo: true}`. */
   base?: Record<string, unknown>;
+}
+
+/**
+ * The process's stdout as a pino destination (asynchronous, flushed on exit): JSON lines, or readable ones with
+ * colours on a terminal.
+ */
+export function stdoutDestination(format: LogFormat, server: string): DestinationStream {
+  const stdout = pino.destination({ dest: 1, sync: false });
+  if (format === "json") return stdout;
+  return prettyDestination(stdout, { server, colours: wantsColours(process.stdout, process.env) });
 }
 
 /** Builds the process' root logger; everything else gets children of it through the context. */
@@ -43,6 +56,6 @@ export function createLogger(options: LoggerOptions): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination ?? stdoutDestination(options.format ?? "json", options.name),
   );
 }

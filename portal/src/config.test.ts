@@ -31,3 +31,11 @@ describe("portal configuration: outbound rules", () => {
     }
   });
 });
+
+describe("portal configuration: the log", () => {
+  it("writes readable lines unless PORTAL_LOG_FORMAT=json", () => {
+    assert.equal(load({}).logFormat, "pretty");
+    assert.equal(load({ PORTAL_LOG_FORMAT: "json" }).logFormat, "json");
+    assert.throws(() => load({ PORTAL_LOG_FORMAT: "text" }), /PORTAL_LOG_FORMAT.*must be one of pretty, json/);
+  });
+});

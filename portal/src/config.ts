@@ -1,7 +1,16 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import * as v from "valibot";
-import { ConfigError, flagVariable, logLevelVariable, optionalText, parseEnv, portVariable } from "../../lib/config-env.ts";
+import {
+  ConfigError,
+  flagVariable,
+  logFormatVariable,
+  logLevelVariable,
+  optionalText,
+  parseEnv,
+  portVariable,
+} from "../../lib/config-env.ts";
+import type { LogFormat } from "../../lib/log-format.ts";
 import type { LogLevel } from "../../lib/logger.ts";
 import { isOutboundEntry, type OutboundRules } from "./homeserver/outbound-policy.ts";
 
@@ -14,6 +23,8 @@ export interface PortalConfig {
   readonly secretKey: Buffer | undefined;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
   readonly logLevel: LogLevel;
+  /** How stdout gets the log: readable lines (default) or JSON (`PORTAL_LOG_FORMAT=json`). */
+  readonly logFormat: LogFormat;
   /** Demo mode: a simulated homeserver is started and registered as the default managed server. */
   readonly demo: boolean;
   /**
@@ -65,6 +76,7 @@ const EnvSchema = v.object({
   PORTAL_ADMIN_EMAIL: v.optional(v.pipe(optionalText, v.optional(v.pipe(v.string(), v.email("must be an e-mail address"))))),
   PORTAL_ADMIN_PASSWORD: optionalText,
   PORTAL_LOG_LEVEL: logLevelVariable,
+  PORTAL_LOG_FORMAT: logFormatVariable,
   PORTAL_DEMO: flagVariable,
   PORTAL_TRUSTED_PROXIES: TrustedProxies,
   PORTAL_OUTBOUND_ALLOW: OutboundList,
@@ -99,6 +111,7 @@ export function loadPortalConfig(env: Record<string, string | undefined>, repoRo
         ? { email: e.PORTAL_ADMIN_EMAIL.toLowerCase(), password: e.PORTAL_ADMIN_PASSWORD }
         : undefined,
     logLevel: e.PORTAL_LOG_LEVEL,
+    logFormat: e.PORTAL_LOG_FORMAT,
     // Same rule as the hub: demo when nothing real is configured, never when HA_URL points at a real home.
     demo: e.PORTAL_DEMO || !e.HA_URL,
     trustedProxies: Object.freeze([...e.PORTAL_TRUSTED_PROXIES]),
