@@ -133,6 +133,7 @@ describe("run.sh", () => {
     const env = {
       ...process.env,
       ADDON_OPTIONS_FILE: join(dataDir, "options.json"),
+      ADDON_CONFIG_DIR: dataDir,
       SUPERVISOR_TOKEN: "supervisor-secret-token",
       SUPERVISOR_API: `http://127.0.0.1:${supervisorPort}`,
       HUB_PORT_FILE: join(dataDir, "hub.port"),
@@ -154,6 +155,10 @@ describe("run.sh", () => {
       while (!debugLine.test(run.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.match(run.output(), debugLine);
       assert.doesNotMatch(run.output(), /"level":/, "no JSON lines by default");
+      // The add-on's config folder keeps the log too, readable, for after a restart.
+      const logFile = readFileSync(join(dataDir, "logs", "hub.log"), "utf8");
+      assert.match(logFile, / INFO {2}hub Matter Hub \S+ started /);
+      assert.doesNotMatch(logFile, /supervisor-secret-token/);
       assert.match(run.output(), new RegExp(`not opening the LAN port ${lanPort}: it requires authentication`));
       await assert.rejects(getFromLan(lanPort, "/api/health/live"), "nothing listens on the LAN port");
     } finally {

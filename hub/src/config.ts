@@ -32,6 +32,8 @@ export interface HubConfig {
   readonly logLevel: LogLevel;
   /** How stdout gets the log: readable lines (default) or JSON (`HUB_LOG_FORMAT=json`). */
   readonly logFormat: LogFormat;
+  /** HUB_LOG_FILE: a file that keeps this run's log too (the add-on's /config/logs/), unset for none. */
+  readonly logFile: string | undefined;
   readonly mdnsInterface: string | undefined;
   /** Demo mode: no HA configured (or HUB_DEMO=1), the hub runs against the built-in simulated home. */
   readonly demo: boolean;
@@ -119,6 +121,7 @@ const EnvSchema = v.object({
   HUB_AUTH_PASSWORD: optionalText,
   HUB_LOG_LEVEL: logLevelVariable,
   HUB_LOG_FORMAT: logFormatVariable,
+  HUB_LOG_FILE: optionalText,
   HUB_MDNS_INTERFACE: optionalText,
   HUB_DEMO: flagVariable,
 });
@@ -150,6 +153,7 @@ export function loadHubConfig(env: Record<string, string | undefined>, repoRoot:
     auth: e.HUB_AUTH_USERNAME && e.HUB_AUTH_PASSWORD ? new EnvCredentials(e.HUB_AUTH_USERNAME, e.HUB_AUTH_PASSWORD) : undefined,
     logLevel: e.HUB_LOG_LEVEL,
     logFormat: e.HUB_LOG_FORMAT,
+    logFile: e.HUB_LOG_FILE === undefined ? undefined : resolve(e.HUB_LOG_FILE),
     mdnsInterface: e.HUB_MDNS_INTERFACE,
     demo,
   });

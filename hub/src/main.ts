@@ -16,6 +16,7 @@ async function start(): Promise<Started> {
   const log = createHubLogger({
     level: config.logLevel,
     format: config.logFormat,
+    file: config.logFile,
     ring: logRing,
     base: config.demo ? { demo: true } : {},
   });

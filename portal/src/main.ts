@@ -14,6 +14,7 @@ async function start(): Promise<Started> {
     name: "portal",
     level: config.logLevel,
     format: config.logFormat,
+    file: config.logFile,
     base: config.demo ? { demo: true } : {},
   });
   const version = readAppVersion(repoRoot);
