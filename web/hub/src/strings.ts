@@ -599,7 +599,7 @@ export const S = {
     title: "Settings",
     auth: "Access",
     authText:
-      "With a username and password, the hub asks for them on every request (HTTP Basic authentication). Inside Home Assistant the sidebar panel already requires your login; this protects the hub's own port.",
+      "With a username and password, the hub asks for them on direct access (HTTP Basic authentication): scripts, Prometheus, a browser that opens the hub's address, the add-on's LAN port. Home Assistant's sidebar panel never asks: Home Assistant has checked your login already.",
     authOn: (user: string) => `Password protection is on for “${user}”.`,
     authOff: "Password protection is off.",
     authEnv: "Set by environment variables; change them there.",
@@ -613,7 +613,7 @@ export const S = {
     clearAuth: "Turn protection off",
     clearAuthTitle: "Turn password protection off?",
     clearAuthText: "Anyone who can reach the hub's port can then use it.",
-    authSaved: "Credentials saved. Your browser may ask for them now.",
+    authSaved: "Credentials saved. Direct access asks for them from now on; the Home Assistant sidebar panel does not.",
     authCleared: "Password protection is off",
     recovery: "Automatic recovery",
     recoveryText: "Restart bridges that failed, at this interval.",
