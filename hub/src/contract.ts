@@ -39,6 +39,7 @@ export type { BridgeFilter, FilterRule, FilterRuleType } from "./bridges/filter.
 export type { SplitProposal } from "./bridges/split-actions.ts";
 export type { DiagnosticEvent } from "./diagnostics/diagnostic-bus.ts";
 export type { EntityMapping } from "./entity-mappings/entity-mapping-store.ts";
+export { ASSISTANT_ID_PATTERN, KNOWN_ASSISTANTS } from "./home-assistant/assistants.ts";
 export type { LockCredentialView } from "./lock-credentials/lock-credential-service.ts";
 export type { LogEntry } from "./logs/log-ring.ts";
 export type { CompanionRole, DeviceTypeKey } from "./matter/model/contract.ts";

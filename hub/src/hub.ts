@@ -41,6 +41,8 @@ export interface HubOptions {
   /** Test tuning: how often to re-ask HA while it starts, and the service-call time-out. */
   haRunningPollMs?: number;
   actionTimeoutMs?: number;
+  /** Test tuning: how often to re-read HA's voice assistant exposure list (60 s by default; see HomeAssistantService). */
+  haExposurePollMs?: number;
   /** Test tuning: the live channel's server ping interval (30 s by default). */
   livePingIntervalMs?: number;
   /** Test tuning of the plugin system: short lifecycle time-out and retry delay, private npm settings, a simulated cloud. */
@@ -49,6 +51,11 @@ export interface HubOptions {
   requestRestart?: () => unknown;
   /** Test tuning: the clock of the lock PINs' brute-force brake (to step over its lockout). */
   lockBrakeNow?: () => number;
+  /**
+   * Test tuning: the first UDP port new bridges are offered (5540). Test files run side by side in one network
+   * namespace; the hub's probe for a free port cannot see a port another file is about to bind.
+   */
+  firstMatterPort?: number;
 }
 
 export interface Hub {
@@ -94,6 +101,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       log: log.child({ component: "home-assistant" }),
       runningPollMs: options.haRunningPollMs,
       actionTimeoutMs: options.actionTimeoutMs,
+      exposurePollMs: options.haExposurePollMs,
     });
     stops.unshift(() => homeAssistant.stop());
 
@@ -153,6 +161,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
         await plugins.removeBridge(id);
       },
       (bridgeConfig) => planBridge({ model: homeAssistant.model, mappings }, bridgeConfig),
+      options.firstMatterPort,
     );
     stops.unshift(() => bridges.stop());
     await bridges.load();

@@ -317,7 +317,9 @@ describe("bridge lifecycle over the API", { timeout: 180_000 }, () => {
         },
       );
     }
-    await eventually(() => hub.homeAssistant.model.states.has("event.push") && hub.homeAssistant.model.states.has("button.push"));
+    // States and registry entries arrive apart (registry events are read back per burst): wait for both.
+    const known = (id: string) => hub.homeAssistant.model.states.has(id) && hub.homeAssistant.model.entities.has(id);
+    await eventually(() => known("event.push") && known("button.push"));
     const bridge = await create({
       name: "Push",
       port: await freeUdpPort(),

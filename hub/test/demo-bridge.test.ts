@@ -10,7 +10,7 @@ import { createHub, type Hub } from "../src/hub.ts";
 import { createHubLogger } from "../src/logs/hub-logger.ts";
 import { LogRing } from "../src/logs/log-ring.ts";
 import { api, type BridgeRecord, waitForStatus } from "./support/bridge-fixture.ts";
-import { eventually, type TestHub } from "./support/test-context.ts";
+import { eventually, randomMatterPortBase, type TestHub } from "./support/test-context.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -38,7 +38,14 @@ describe("demo mode: the demo bridge shows composed devices", { timeout: 120_000
     dataDir = mkdtempSync(join(tmpdir(), "hub-demo-bridge-"));
     const config = loadHubConfig({ HUB_DATA_DIR: dataDir, HUB_DEMO: "1", HUB_HOST: "127.0.0.1", HUB_PORT: "0" }, root);
     const log = createHubLogger({ level: "warn", ring, stdout: { write: () => undefined } });
-    hub = await createHub({ config, log, logRing: ring, version: "9.9.9", haRunningPollMs: 100 });
+    hub = await createHub({
+      config,
+      log,
+      logRing: ring,
+      version: "9.9.9",
+      haRunningPollMs: 100,
+      firstMatterPort: randomMatterPortBase(),
+    });
     hub.start();
     const call = api({ app: hub.app } as TestHub);
     const demo = await eventually(async () => (await call<BridgeRecord[]>("GET", "/api/matter/bridges")).body[0], 30_000);

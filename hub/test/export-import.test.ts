@@ -270,4 +270,35 @@ describe("bridge export and import (/api/bridges)", { timeout: 60_000 }, () => {
       ],
     );
   });
+  it("round-trips exposed_to rules (include, exclude, within): the imported bridge selects what the original does", async () => {
+    const filter = {
+      include: [{ type: "exposed_to", value: "conversation" }],
+      exclude: [{ type: "exposed_to", value: "cloud.alexa" }],
+      includeHidden: false,
+      within: [{ type: "exposed_to", value: "conversation" }],
+    };
+    const created = await call<BridgeRecord>("POST", "/api/matter/bridges", {
+      name: "Assist only",
+      port: await freeUdpPort(),
+      filter,
+      autoStart: false,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const doc = (await call<ExportDoc>("GET", `/api/bridges/export/${created.body.id}`)).body;
+    assert.deepEqual(doc.bridges[0]?.config.filter, filter, "exported as stored");
+    const entry = doc.bridges[0]!;
+    entry.config = { ...entry.config, id: "assist-copy", name: "Assist copy", port: await freeUdpPort() };
+    const result = await call<{ created: { id: string }[] }>("POST", "/api/bridges/import", { data: doc });
+    assert.equal(result.status, 200, JSON.stringify(result.body));
+    const id = result.body.created[0]!.id;
+    const copy = (await call<BridgeRecord & { filter: unknown }>("GET", `/api/matter/bridges/${id}`)).body;
+    assert.deepEqual(copy.filter, filter);
+    const selected = async (f: unknown) =>
+      (await call<{ entities: { entity_id: string }[] }>("POST", "/api/matter/filter-preview", { filter: f })).body.entities
+        .map((e) => e.entity_id)
+        .sort();
+    const entities = await selected(copy.filter);
+    assert.ok(entities.includes("light.floor_lamp") && !entities.includes("light.living_room_ceiling"), entities.join());
+    assert.deepEqual(entities, await selected(filter));
+  });
 });

@@ -24,6 +24,7 @@ import { type CapabilityProbe, systemCapabilityProbe } from "./integrations/depl
 import { IntegrationFiles } from "./integrations/integration-files.ts";
 import { IntegrationsRepository } from "./integrations/integrations.repository.ts";
 import { IntegrationsService } from "./integrations/integrations.service.ts";
+import { PortalMetrics } from "./metrics/portal-metrics.ts";
 import { LoginLimits } from "./rate-limit/login-limits.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
 import { RegistrationsRepository } from "./registration/registration.repository.ts";
@@ -65,6 +66,8 @@ export interface PortalContext {
   /** Client IP, host and scheme of a request, honouring X-Forwarded-* from PORTAL_TRUSTED_PROXIES only. */
   readonly originOf: (c: Context) => RequestOrigin;
   readonly services: PortalServices;
+  /** Prometheus metrics (`/api/metrics/prometheus`): sign-ups, token operations, homeserver calls, the process. */
+  readonly metrics: PortalMetrics;
 }
 
 export interface ContextDependencies {
@@ -89,7 +92,15 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
   const now = deps.now ?? Date.now;
   const secrets = new SecretBox(deps.secretKey);
   const limiters = createLimiters(now);
-  const connector = new HomeserverConnector(secrets, deps.http, deps.outbound, deps.log.child({ component: "homeserver" }));
+  const startedAt = now();
+  const metrics = new PortalMetrics(startedAt, now);
+  const connector = new HomeserverConnector(
+    secrets,
+    deps.http,
+    deps.outbound,
+    deps.log.child({ component: "homeserver" }),
+    (outcome, seconds) => metrics.homeserverCall(outcome, seconds),
+  );
   const audit = new AuditService(new AuditRepository(deps.db), now);
   // Both write the servers table; the servers repository keeps rows in memory and must see the other's writes.
   const serverWrites = new WriteGeneration();
@@ -135,8 +146,9 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
     config: deps.config,
     log: deps.log,
     version: deps.version,
-    startedAt: now(),
+    startedAt,
     now,
+    metrics,
     originOf: createOriginResolver(deps.config.trustedProxies, warnUntrustedProxy(deps.log.child({ component: "http" }))),
     services: {
       auth: new AuthService(

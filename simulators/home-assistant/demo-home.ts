@@ -1,7 +1,8 @@
 /**
  * The demo home: a realistic house with every domain and device class the hub maps, plus the awkward cases a real
  * HA has (hidden, disabled, unavailable, device-less, registry-less entities, entity areas overriding device
- * areas, config and diagnostic entities, labels on entities and devices). Registry ids are stable across runs.
+ * areas, config and diagnostic entities, labels on entities and devices, voice assistant exposure on a few entities,
+ * one of them without a registry entry). Registry ids are stable across runs.
  */
 import type { HomeSnapshot } from "../../hub/src/home-assistant/types.ts";
 import { addAirSensors } from "./demo/air.ts";

@@ -64,6 +64,11 @@ export interface EntitySpec {
   deviceClass?: string;
   translationKey?: string;
   icon?: string;
+  /**
+   * Voice assistant settings (HA's "Expose"), e.g. `{conversation: true, "cloud.alexa": false}`: in the registry
+   * entry's options, or HA's own store for an entity without a registry entry.
+   */
+  expose?: Record<string, boolean>;
   /** Minutes since the state last changed (default 60) and since it was last updated (default the same). */
   changedAgo?: number;
   updatedAgo?: number;
@@ -93,6 +98,7 @@ export function createHomeBuilder(options: { seed: string; now: number }) {
   const devices = new Map<string, DeviceRegistryEntry>();
   const entities: EntityRegistryEntry[] = [];
   const states: HassEntity[] = [];
+  const exposure: Record<string, Record<string, boolean>> = {};
   const entries = new Map<string, string>();
 
   const configEntry = (domain: string) => {
@@ -191,7 +197,9 @@ export function createHomeBuilder(options: { seed: string; now: number }) {
         icon: null,
         labels: spec.labels ?? [],
         categories: {},
-        options: {},
+        options: Object.fromEntries(
+          Object.entries(spec.expose ?? {}).map(([assistant, value]) => [assistant, { should_expose: value }]),
+        ),
         translation_key: spec.translationKey ?? null,
         device_class: null,
         original_device_class: spec.deviceClass ?? null,
@@ -199,6 +207,7 @@ export function createHomeBuilder(options: { seed: string; now: number }) {
         modified_at: registeredAt,
       };
       if (uniqueId !== null) entities.push(entry);
+      else if (spec.expose) exposure[spec.entity_id] = { ...spec.expose };
       if (entry.disabled_by !== null) return;
       const changed = options.now - (spec.changedAgo ?? 60) * 60 - (hash(`t:${spec.entity_id}`).readUInt16BE(0) % 997) / 1000;
       const updated = spec.updatedAgo === undefined ? changed : Math.max(changed, options.now - spec.updatedAgo * 60);
@@ -219,7 +228,7 @@ export function createHomeBuilder(options: { seed: string; now: number }) {
       });
     },
     build(): HomeSnapshot {
-      return { states, entities, devices: [...devices.values()], areas, labels };
+      return { states, entities, devices: [...devices.values()], areas, labels, exposure };
     },
   };
 }

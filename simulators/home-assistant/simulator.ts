@@ -9,6 +9,7 @@ import { createSimCameras } from "./camera/sim-cameras.ts";
 import { openConnection, type SimConnection } from "./connection.ts";
 import { createEntityPlatform, unavailableAttributes } from "./core/entity-platform.ts";
 import { createEventBus } from "./core/event-bus.ts";
+import { createExposedEntities } from "./core/exposed-entities.ts";
 import { cloneJson } from "./core/json.ts";
 import { createRegistries, type Registries } from "./core/registry.ts";
 import { createStateMachine } from "./core/state-machine.ts";
@@ -43,6 +44,7 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
   let registries: Registries | undefined;
   const getRegistries = () => registries as Registries;
   registries = createRegistries(home, bus, clock, createEntityPlatform(states, getRegistries));
+  const exposure = createExposedEntities(registries, home.exposure);
 
   const motions = new Map<string, NodeJS.Timeout>();
   const timers = new Set<NodeJS.Timeout>();
@@ -120,6 +122,7 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
     bus,
     states,
     registries,
+    exposure,
     services,
     log,
     config: () =>
@@ -139,6 +142,8 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
     },
     extraCommands: cameras.commands,
   });
+  // An older HA: these commands do not exist (answered with unknown_command).
+  for (const type of options.omitCommands ?? []) commands.delete(type);
 
   const connections = new Map<WebSocket, SimConnection>();
   const user = { id: "3c8a1d4e9b0f4f6aa1e2d3c4b5a69788", name: "Owner" };
@@ -198,6 +203,10 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
     addLabel: (label) => getRegistries().createLabel(label),
     updateLabel: (labelId, changes) => getRegistries().updateLabel(labelId, changes),
     removeLabel: (labelId) => getRegistries().removeLabel(labelId),
+    exposeEntities(entityIds, assistants, shouldExpose) {
+      for (const entityId of entityIds) for (const assistant of assistants) exposure.expose(assistant, entityId, shouldExpose);
+    },
+    exposedEntities: () => exposure.list(),
     snapshot: () =>
       cloneJson({
         states: states.all().map((state) => state.toJSON()),
@@ -205,6 +214,7 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
         devices: [...getRegistries().devices.values()],
         areas: [...getRegistries().areas.values()],
         labels: [...getRegistries().labels.values()],
+        exposure: exposure.unregistered(),
       }),
     get calls() {
       return recorder.calls;

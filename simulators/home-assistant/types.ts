@@ -34,6 +34,11 @@ export interface HaSimulatorOptions {
   unitSystem?: UnitSystemName;
   /** `get_config.location_name`; default "Home". */
   locationName?: string;
+  /**
+   * WebSocket command types this HA lacks, answered with `unknown_command` as an older HA does (e.g.
+   * `homeassistant/expose_entity/list` before 2023.5, `config/entity_registry/get_entries`).
+   */
+  omitCommands?: string[];
 }
 
 /** A `call_service` the simulator received (recorded before any scripted delay or failure). */
@@ -105,6 +110,14 @@ export interface HaSimulator {
   updateLabel(labelId: string, changes: Partial<LabelRegistryEntry>): void;
   /** Removes the label and clears it from areas, devices and entities. */
   removeLabel(labelId: string): void;
+  /**
+   * HA's `async_expose_entity` for each entity and assistant, as `homeassistant/expose_entity` does (without its
+   * checks): a registry entity's entry options change (with `entity_registry_updated`), another entity's setting
+   * changes silently.
+   */
+  exposeEntities(entityIds: string[], assistants: string[], shouldExpose: boolean): void;
+  /** What `homeassistant/expose_entity/list` answers (`exposed_entities`). */
+  exposedEntities(): Record<string, Record<string, true>>;
   /** The current registries and states as a snapshot (copies). */
   snapshot(): HomeSnapshot;
 

@@ -31,6 +31,7 @@ const MOTION = "binary_sensor.hallway_motion";
 const MOTION_BATTERY = "sensor.hallway_motion_battery";
 const LOCK = "lock.front_door";
 const LOCK_BATTERY = "binary_sensor.front_door_lock_battery_critical";
+const LOCK_LEVEL = "sensor.front_door_lock_battery";
 const PLUG = "switch.coffee_machine";
 
 describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { timeout: 120_000 }, () => {
@@ -102,8 +103,10 @@ describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { 
       .filter({ hasText: `+ battery ${battery} %` })
       .waitFor();
     assert.match((await row(MOTION).locator("td").nth(1).textContent()) ?? "", /^Occupancy sensor/);
+    // The lock has a level and a "critical" binary sensor: the level, and "battery low" only while that is on.
+    const level = world.sim.setState(LOCK_LEVEL, "87").state;
     await carries(LOCK)
-      .filter({ hasText: /^\+ battery OK$/ })
+      .filter({ hasText: new RegExp(`^\\+ battery ${level} %$`) })
       .waitFor();
     // The plug: power and energy (and voltage, current) with HA's units, after its type.
     const plug = (await carries(PLUG).textContent()) ?? "";
@@ -118,7 +121,7 @@ describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { 
       .waitFor({ timeout: 10_000 });
     world.sim.setState(LOCK_BATTERY, "on");
     await carries(LOCK)
-      .filter({ hasText: /^\+ battery low$/ })
+      .filter({ hasText: /^\+ battery 87 %, battery low$/ })
       .waitFor({ timeout: 10_000 });
     world.sim.setState(MOTION_BATTERY, "unavailable");
     await carries(MOTION)

@@ -67,3 +67,19 @@ export interface BridgeConfig extends CreateBridge {
   createdAt: string;
   updatedAt: string;
 }
+
+/** The creatable fields of a stored bridge (a clone's starting point), copied so the two never share a filter. */
+export function createFieldsOf(config: BridgeConfig): CreateBridge {
+  const { name, port, filter, priority, serverMode, composeDevices, controllers, leaveOutUnsupported, autoStart } = config;
+  return {
+    name,
+    port,
+    filter: structuredClone(filter),
+    priority,
+    serverMode,
+    composeDevices,
+    controllers: [...(controllers ?? [])],
+    leaveOutUnsupported: leaveOutUnsupported ?? false,
+    autoStart,
+  };
+}

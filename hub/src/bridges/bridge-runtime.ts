@@ -129,6 +129,11 @@ export interface BridgeRuntime {
   /** Matter devices on the bridge: exposed entities and plugin devices. */
   deviceCount(): number;
   /**
+   * Reconciliation passes the running bridge made for Home Assistant and mapping changes since it was created (a
+   * registry burst is one pass); metrics.
+   */
+  reconciliations(): number;
+  /**
    * The Matter device types an entity mapping may choose for this entity (its domain, capabilities and this bridge's
    * plugin mappings decide); undefined while Home Assistant has no state for it.
    */

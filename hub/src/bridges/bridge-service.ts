@@ -1,15 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { badRequest, HttpError, notFound } from "../../../lib/http-error.ts";
+import { badRequest, notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { BridgeAction } from "./bridge-actions.ts";
-import type { BridgeConfig, CreateBridge, UpdateBridge } from "./bridge-config.ts";
+import { type BridgeConfig, type CreateBridge, createFieldsOf, DEFAULT_MATTER_PORT, type UpdateBridge } from "./bridge-config.ts";
+import { BridgeLifecycle } from "./bridge-lifecycle.ts";
 import type { BridgePlanner, BridgeRuntime, BridgeRuntimeFactory } from "./bridge-runtime.ts";
 import type { BridgeStore } from "./bridge-store.ts";
-import { type CountedDevice, checkControllers, countedFromPlan, countedFromRows } from "./controller-checks.ts";
+import { type CountedDevice, checkControllers } from "./controller-checks.ts";
 import type { AttributePath } from "./endpoint-inspection.ts";
 import { nextFreePort } from "./next-port.ts";
 import { randomDiscriminator, randomPasscode } from "./pairing-parameters.ts";
+import { PlannedDevices } from "./planned-devices.ts";
 
 interface BridgeServiceEvents {
   /** A bridge's record changed (status, devices, fabrics, configuration). */
@@ -22,33 +24,30 @@ interface BridgeServiceEvents {
 
 /**
  * Owns every bridge: configuration (through the store) and runtime (through the factory). Start order follows
- * `priority` (lower first); one bridge failing never stops the others; actions on one bridge are serialised.
+ * `priority` (lower first); one bridge failing never stops the others; actions on one bridge are serialised
+ * (bridge-lifecycle.ts).
  */
-/**
- * How long the plan of a stopped bridge (its devices for the controller checks) is reused: records are read on every
- * change and a plan of a large home takes tens of milliseconds. A configuration change replans at once.
- */
-const PLAN_REUSE_MS = 5000;
-
 export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   readonly #runtimes = new Map<string, BridgeRuntime>();
-  readonly #planned = new Map<string, { key: string; until: number; devices: CountedDevice[] }>();
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #planned: PlannedDevices;
+  readonly #lifecycle: BridgeLifecycle;
 
   constructor(
     private readonly store: BridgeStore,
     private readonly createRuntime: BridgeRuntimeFactory,
-    private readonly log: Logger,
+    log: Logger,
     private readonly removeStorage: (bridgeId: string) => Promise<void>,
     /** Plans a configuration without a node (stopped bridges' controller checks, previews, splits). */
     private readonly planner: BridgePlanner = () => [],
+    /** Where {@link nextPort} starts looking: 5540, or a test's own range (test files run side by side). */
+    private readonly firstPort = DEFAULT_MATTER_PORT,
   ) {
     super();
+    this.#planned = new PlannedDevices(planner);
+    this.#lifecycle = new BridgeLifecycle({ store, log, runtime: (id) => this.#runtime(id) });
   }
 
   #loaded = false;
-  /** Set by {@link stop}: the hub is going away, so nothing starts again. */
-  #stopped = false;
 
   /**
    * Reads the stored bridges (once). The hub awaits this before it serves HTTP: a bridge created through the API
@@ -68,16 +67,12 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
    */
   async start(): Promise<void> {
     await this.load();
-    await this.#eachByPriority(
-      this.store.list().filter((b) => b.autoStart),
-      (id) => this.#startQueued(id),
-    );
+    await this.#lifecycle.startAll(this.store.list().filter((b) => b.autoStart));
   }
 
   /** Stops every bridge, each after what its queue already holds; later starts and recoveries do nothing. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    await Promise.all([...this.#runtimes.keys()].map((id) => this.#serial(id, () => this.#runtime(id).stop())));
+  stop(): Promise<void> {
+    return this.#lifecycle.stopAll(this.#runtimes.keys());
   }
 
   list() {
@@ -108,16 +103,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
    * else what its configuration would expose now.
    */
   countedDevices(id: string): CountedDevice[] {
-    const config = this.#config(id);
-    const runtime = this.#runtime(id);
-    if (runtime.status === "running") return countedFromRows(runtime.devices(), runtime.pluginDevices());
-    const { filter, composeDevices, controllers, leaveOutUnsupported } = config;
-    const key = JSON.stringify([filter, composeDevices, controllers, leaveOutUnsupported]);
-    const cached = this.#planned.get(id);
-    if (cached && cached.key === key && cached.until > Date.now()) return cached.devices;
-    const devices = countedFromPlan(this.planner(config));
-    this.#planned.set(id, { key, until: Date.now() + PLAN_REUSE_MS, devices });
-    return devices;
+    return this.#planned.counted(this.#config(id), this.#runtime(id));
   }
 
   /** What a configuration would do with each entity its filter selects (see BridgePlanner). */
@@ -128,6 +114,12 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   /** A stored bridge's configuration; 404 for an unknown id. */
   config(id: string): BridgeConfig {
     return this.#config(id);
+  }
+
+  /** See {@link BridgeRuntime.reconciliations}; 404 for an unknown bridge. */
+  reconciliations(id: string): number {
+    this.#config(id);
+    return this.#runtime(id).reconciliations();
   }
 
   devices(id: string) {
@@ -186,7 +178,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     await this.store.put(config);
     this.#attach(config);
     this.emit("listChanged");
-    if (config.autoStart) await this.#startQueued(config.id);
+    if (config.autoStart) await this.#lifecycle.startQueued(config.id);
     return this.record(config.id);
   }
 
@@ -195,8 +187,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     if (patch.port !== undefined && patch.port !== current.port) this.#checkPort(patch.port, id);
     const next: BridgeConfig = { ...current, ...patch, id, updatedAt: new Date().toISOString() };
     await this.store.put(next);
-    await this.#serial(id, async () => {
-      this.#refuseWhenStopped();
+    await this.#lifecycle.queued(id, async () => {
       const runtime = this.#runtime(id);
       const needsRestart = next.port !== current.port || next.serverMode !== current.serverMode;
       if (needsRestart && runtime.status !== "stopped") {
@@ -213,10 +204,10 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
 
   async delete(id: string): Promise<void> {
     this.#config(id);
-    await this.#serial(id, async () => {
+    await this.#lifecycle.serial(id, async () => {
       await this.#runtime(id).dispose();
       this.#runtimes.delete(id);
-      this.#planned.delete(id);
+      this.#planned.forget(id);
       await this.store.delete(id);
       await this.removeStorage(id);
     });
@@ -227,11 +218,11 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     const source = this.#config(id);
     const port = await this.nextPort();
     const name = `${source.name.slice(0, 25)} (copy)`;
-    return this.create({ ...pickCreateFields(source), name, port });
+    return this.create({ ...createFieldsOf(source), name, port });
   }
 
   async nextPort(): Promise<number> {
-    return nextFreePort(new Set(this.store.list().map((b) => b.port)));
+    return nextFreePort(new Set(this.store.list().map((b) => b.port)), undefined, this.firstPort);
   }
 
   async setPriorities(updates: { id: string; priority: number }[]) {
@@ -243,89 +234,22 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     return this.list();
   }
 
+  /** Runs one action (bridge-lifecycle.ts) in the bridge's turn; answers its result with the bridge record. */
   async act(id: string, action: BridgeAction): Promise<Record<string, unknown>> {
-    const config = this.#config(id);
-    const runtime = this.#runtime(id);
-    const result = await this.#serial(id, async (): Promise<Record<string, unknown>> => {
-      this.#refuseWhenStopped();
-      switch (action) {
-        case "start":
-          if (!config.autoStart) await this.store.put({ ...config, autoStart: true });
-          await runtime.start();
-          return {};
-        case "stop":
-          if (config.autoStart) await this.store.put({ ...config, autoStart: false });
-          await runtime.stop();
-          return {};
-        case "restart":
-          await runtime.stop();
-          await runtime.start();
-          return {};
-        case "refresh":
-          await runtime.refresh();
-          return {};
-        case "force-sync":
-          if (runtime.status !== "running") throw badRequest("The bridge must be running to force a sync");
-          return { sync: await runtime.forceSync() };
-        case "factory-reset": {
-          const fresh = {
-            ...config,
-            passcode: randomPasscode(),
-            discriminator: randomDiscriminator(),
-            updatedAt: new Date().toISOString(),
-          };
-          await this.store.put(fresh);
-          await runtime.factoryReset(fresh.passcode, fresh.discriminator);
-          return {};
-        }
-        case "open-commissioning-window": {
-          if (runtime.status !== "running") throw badRequest("The bridge must be running to open a commissioning window");
-          return { commissioningWindow: await runtime.openCommissioningWindow(900) };
-        }
-      }
-    });
+    const result = await this.#lifecycle.act(id, this.#config(id), action);
     this.emit("changed", id);
     return { ...result, bridge: this.record(id) };
   }
 
-  /**
-   * Automatic recovery's one way in: starts a failed bridge again, but only if, once its turn in the per-bridge queue
-   * comes, it is still failed and meant to run (a user's stop or delete queued before wins). Undefined when skipped.
-   */
-  async recover(id: string): Promise<{ ok: boolean; error?: string } | undefined> {
-    const runtime = this.#runtime(id);
-    return this.#serial(id, async () => {
-      if (this.#stopped || runtime.status !== "failed" || !this.store.get(id)?.autoStart) return undefined;
-      try {
-        await runtime.start();
-      } catch (error) {
-        return { ok: false, error: (error as Error).message };
-      }
-      // Read again after the start: the check above narrowed the type, not the value.
-      const status: string = runtime.status;
-      return status === "running" ? { ok: true } : { ok: false, error: runtime.statusReason ?? status };
-    });
+  /** See {@link BridgeLifecycle.recover}. */
+  recover(id: string): Promise<{ ok: boolean; error?: string } | undefined> {
+    return this.#lifecycle.recover(id);
   }
 
   /** `start-all`, `stop-all`, `restart-all`: by priority; one failure does not stop the rest. */
   async actAll(action: "start" | "stop" | "restart") {
-    const results = await this.#eachByPriority(this.store.list(), (id) => this.act(id, action));
+    const results = await this.#lifecycle.eachByPriority(this.store.list(), (id) => this.act(id, action));
     return { results, bridges: this.list() };
-  }
-
-  async #eachByPriority(configs: BridgeConfig[], run: (id: string) => Promise<unknown>) {
-    const sorted = [...configs].sort((a, b) => a.priority - b.priority);
-    const results: { id: string; ok: boolean; error?: string }[] = [];
-    for (const { id } of sorted) {
-      try {
-        await run(id);
-        results.push({ id, ok: true });
-      } catch (error) {
-        this.log.error({ bridgeId: id, err: error }, "bridge action failed");
-        results.push({ id, ok: false, error: (error as Error).message });
-      }
-    }
-    return results;
   }
 
   #attach(config: BridgeConfig): void {
@@ -355,42 +279,4 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
     if (!runtime) throw notFound(`Bridge not found: ${id}`);
     return runtime;
   }
-
-  /** Starts a bridge in its turn, unless the hub has begun to stop by then (the stored bridge starts next time). */
-  #startQueued(id: string): Promise<void> {
-    return this.#serial(id, async () => {
-      if (!this.#stopped) await this.#runtime(id).start();
-    });
-  }
-
-  /** A request already in flight when the hub began to stop must not open a node behind the stop. */
-  #refuseWhenStopped(): void {
-    if (this.#stopped) throw new HttpError(503, "The hub is shutting down");
-  }
-
-  /** Runs bridge actions one after another per bridge (a start racing a stop would leave nodes half-open). */
-  #serial<T>(id: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(id) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    this.#queues.set(
-      id,
-      next.catch(() => undefined),
-    );
-    return next;
-  }
-}
-
-function pickCreateFields(config: BridgeConfig): CreateBridge {
-  const { name, port, filter, priority, serverMode, composeDevices, controllers, leaveOutUnsupported, autoStart } = config;
-  return {
-    name,
-    port,
-    filter: structuredClone(filter),
-    priority,
-    serverMode,
-    composeDevices,
-    controllers: [...(controllers ?? [])],
-    leaveOutUnsupported: leaveOutUnsupported ?? false,
-    autoStart,
-  };
 }

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import { badRequest } from "../../../lib/http-error.ts";
 import { validate } from "../../../lib/validate.ts";
+import { KNOWN_ASSISTANTS } from "../home-assistant/assistants.ts";
 import { entityRecord, viewEntity } from "../home-assistant/entity-view.ts";
 import type { HomeAssistantModel } from "../home-assistant/ha-model.ts";
 import { BRIDGE_ACTIONS, type BridgeAction } from "./bridge-actions.ts";
@@ -163,8 +164,21 @@ export function bridgeRoutes(bridges: BridgeService, model: HomeAssistantModel):
       labels: [...model.labels.values()].map((l) => ({ value: l.label_id, name: l.name })),
       areas: [...model.areas.values()].map((a) => ({ value: a.area_id, name: a.name })),
       devices: [...model.devices.values()].map((d) => ({ value: d.id, name: d.name_by_user ?? d.name })),
+      assistants: assistantValues(model),
     });
   });
 
   return app;
+}
+
+/**
+ * The `exposed_to` values: HA's known assistants (always, with their names), then any other assistant an entity
+ * is exposed to, each with the number of entities exposed to it.
+ */
+function assistantValues(model: HomeAssistantModel) {
+  const counts = new Map<string, number>(KNOWN_ASSISTANTS.map((assistant) => [assistant.id, 0]));
+  for (const id of model.entityIds())
+    for (const assistant of model.exposedTo(id)) counts.set(assistant, (counts.get(assistant) ?? 0) + 1);
+  const names = new Map<string, string>(KNOWN_ASSISTANTS.map((assistant) => [assistant.id, assistant.name]));
+  return [...counts].map(([value, count]) => ({ value, name: names.get(value) ?? value, count }));
 }

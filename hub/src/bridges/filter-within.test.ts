@@ -40,6 +40,9 @@ function home(): HomeAssistantModel {
     entry("switch.kitchen", "kitchen", []),
     entry("light.loose", null, ["upstairs"]),
   ];
+  // HA's voice assistant settings live in the entry's options (exposed_entities.py).
+  entities[0]!.options = { conversation: { should_expose: true } };
+  entities[1]!.options = { conversation: { should_expose: true }, "cloud.alexa": { should_expose: true } };
   model.setRegistries({ entities, devices: [], areas: [], labels: [] });
   model.applyStates(entities.map((e) => state(e.entity_id)));
   return model;
@@ -65,6 +68,19 @@ describe("filter.within", () => {
     ];
     assert.deepEqual(selected({ within: areas }), ["light.hall", "light.kitchen", "switch.kitchen"]);
     assert.deepEqual(selected({ within: [...areas, { type: "label", value: "upstairs" }] }), ["light.kitchen"]);
+  });
+
+  it("narrows by exposed_to like any rule type, and narrows an exposed_to filter as a split does", () => {
+    const assist = { type: "exposed_to" as const, value: "conversation" };
+    assert.deepEqual(selected({ include: [{ type: "domain", value: "light" }], within: [assist] }), [
+      "light.hall",
+      "light.kitchen",
+    ]);
+    // A split keeps the original rules and adds the areas of each new bridge.
+    const split = { include: [assist], exclude: [{ type: "exposed_to" as const, value: "cloud.alexa" }] };
+    assert.deepEqual(selected(split), ["light.kitchen"]);
+    assert.deepEqual(selected({ ...split, within: [{ type: "area", value: "kitchen" }] }), ["light.kitchen"]);
+    assert.deepEqual(selected({ ...split, within: [{ type: "area", value: "hall" }] }), []);
   });
 
   it("says why an entity is out, and leaves a filter without it as it was", () => {

@@ -141,6 +141,67 @@ describe("bridge filter", () => {
     );
   });
 
+  it("selects by exposed_to: HA's Expose setting per assistant, from the registry entry or the expose list", () => {
+    const model = new HomeAssistantModel();
+    model.setRegistries({
+      entities: [
+        entry("light.kitchen", { options: { conversation: { should_expose: true }, "cloud.alexa": { should_expose: false } } }),
+        entry("light.desk", { options: { "cloud.alexa": { should_expose: true }, sensor: { display_precision: 1 } } }),
+        entry("switch.never_set", { options: {} }),
+      ],
+      devices: [],
+      areas: [],
+      labels: [],
+    });
+    // An entity without a registry entry (YAML, no unique_id): HA keeps its setting apart, the list reports it.
+    model.applyCompressed({ a: { "sensor.yaml_only": { s: "1", a: {}, c: "c", lc: 1 } } }, true);
+    model.setExposureList({
+      "sensor.yaml_only": { conversation: true, "cloud.alexa": false },
+      "light.kitchen": { "cloud.alexa": true }, // never disagrees in HA; the registry entry is what HA reads
+    });
+    const pick = (filter: Partial<BridgeFilter>) => {
+      const compiled = compileFilter(v.parse(BridgeFilterSchema, filter), model);
+      return [...model.entityIds()].filter((id) => compiled.matches(viewEntity(model, id)!)).sort();
+    };
+    assert.deepEqual(pick({ include: [{ type: "exposed_to", value: "conversation" }] }), ["light.kitchen", "sensor.yaml_only"]);
+    assert.deepEqual(pick({ include: [{ type: "exposed_to", value: "Cloud.Alexa" }] }), ["light.desk"]);
+    assert.deepEqual(pick({ include: [{ type: "exposed_to", value: "cloud.google_assistant" }] }), []);
+    assert.deepEqual(
+      pick({ include: [{ type: "domain", value: "light" }], exclude: [{ type: "exposed_to", value: "cloud.alexa" }] }),
+      ["light.kitchen"],
+    );
+    assert.deepEqual(viewEntity(model, "light.kitchen")?.exposedTo, ["conversation"]);
+    assert.deepEqual(viewEntity(model, "switch.never_set")?.exposedTo, [], "never set: HA's default is not guessed");
+  });
+
+  it("accepts assistant ids of HA's shape for exposed_to, and refuses anything else naming HA's assistants", () => {
+    const parse = (value: string) => v.safeParse(BridgeFilterSchema, { include: [{ type: "exposed_to", value }] });
+    for (const value of [
+      "conversation",
+      "cloud.alexa",
+      "cloud.google_assistant",
+      "google_assistant",
+      "my_assistant",
+      "Cloud.Alexa",
+    ])
+      assert.equal(parse(value).success, true, value);
+    for (const value of ["alexa please", "cloud.", ".alexa", "a.b.c", "<script>", "x".repeat(70)]) {
+      const result = parse(value);
+      assert.equal(result.success, false, value);
+      assert.match(
+        describeIssues(result.issues ?? []),
+        /is not an assistant id; Home Assistant's are conversation \(Assist\), cloud\.alexa/,
+      );
+    }
+    // A stored value refused today matches nothing and is reported, like a stored regex.
+    const compiled = compileFilter(
+      { include: [{ type: "exposed_to", value: "alexa please" }], exclude: [], includeHidden: false },
+      home(),
+    );
+    assert.equal(compiled.problems.length, 1);
+    assert.match(compiled.problems[0] ?? "", /^include rule 1 \(exposed_to "alexa please"\): /);
+  });
+
   it("refuses unknown rule types, empty values and invalid regular expressions", () => {
     assert.equal(v.safeParse(BridgeFilterSchema, { include: [{ type: "color", value: "red" }] }).success, false);
     assert.equal(v.safeParse(BridgeFilterSchema, { include: [{ type: "domain", value: " " }] }).success, false);

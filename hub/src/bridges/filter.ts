@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { ASSISTANT_ID_PATTERN, KNOWN_ASSISTANTS } from "../home-assistant/assistants.ts";
 import type { EntityView } from "../home-assistant/entity-view.ts";
 import type { HomeAssistantModel } from "../home-assistant/ha-model.ts";
 import { compileEntityRegex, compileGlob } from "./entity-regex.ts";
@@ -15,6 +16,7 @@ export const FILTER_RULE_TYPES = [
   "device",
   "regex",
   "entity_id",
+  "exposed_to",
 ] as const;
 export type FilterRuleType = (typeof FILTER_RULE_TYPES)[number];
 
@@ -29,7 +31,22 @@ export const FilterRuleSchema = v.pipe(
     const { problem } = compileEntityRegex(dataset.value.value);
     if (problem) addIssue({ message: problem });
   }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed || dataset.value.type !== "exposed_to") return;
+    const problem = assistantProblem(dataset.value.value);
+    if (problem) addIssue({ message: problem });
+  }),
 );
+
+/**
+ * Why an `exposed_to` value is refused, or undefined: HA's assistant ids (`conversation`, `cloud.alexa`, …) and any
+ * id of the same shape (an assistant HA adds later, or a custom integration's) are accepted, case-insensitively.
+ */
+export function assistantProblem(value: string): string | undefined {
+  if (ASSISTANT_ID_PATTERN.test(value.toLowerCase())) return undefined;
+  const known = KNOWN_ASSISTANTS.map((assistant) => `${assistant.id} (${assistant.name})`).join(", ");
+  return `exposed_to: ${JSON.stringify(value)} is not an assistant id; Home Assistant's are ${known}`;
+}
 export type FilterRule = v.InferOutput<typeof FilterRuleSchema>;
 
 export const BridgeFilterSchema = v.object({
@@ -106,6 +123,15 @@ export function compileFilter(filter: BridgeFilter, model: HomeAssistantModel): 
         // By id (slug) or display name, on the entity or on its device: people label either.
         return (e) =>
           [...e.labels, ...e.deviceLabels].some((id) => id === value || model.labels.get(id)?.name.toLowerCase() === lower);
+      case "exposed_to": {
+        // HA's "Expose" setting for that voice assistant, as HA stores it (docs/decisions.md).
+        const problem = assistantProblem(value);
+        if (problem) {
+          problems.push(`${list} rule ${index + 1} (exposed_to ${JSON.stringify(value)}): ${problem}`);
+          return () => false;
+        }
+        return (e) => e.exposedTo.includes(lower);
+      }
     }
   };
   const include = filter.include.map((rule, index) => compileRule(rule, index, "include"));

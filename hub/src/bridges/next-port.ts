@@ -14,11 +14,11 @@ export function udpPortFree(port: number): Promise<boolean> {
 }
 
 /**
- * The lowest Matter port from 5540 up that no bridge uses and nothing else on the host has bound (Home Assistant's
- * own Matter server, for example, also likes 5540).
+ * The lowest Matter port from `first` (5540) up that no bridge uses and nothing else on the host has bound (Home
+ * Assistant's own Matter server, for example, also likes 5540).
  */
-export async function nextFreePort(used: ReadonlySet<number>, probe = udpPortFree): Promise<number> {
-  for (let port = DEFAULT_MATTER_PORT; port <= 65535; port++) {
+export async function nextFreePort(used: ReadonlySet<number>, probe = udpPortFree, first = DEFAULT_MATTER_PORT): Promise<number> {
+  for (let port = first; port <= 65535; port++) {
     if (!used.has(port) && (await probe(port))) return port;
   }
   throw new Error("no free UDP port left for a Matter bridge");

@@ -23,6 +23,7 @@ export function metricsSources(services: {
         status: b.status,
         deviceCount: b.deviceCount,
         fabricCount: b.commissioning.fabrics.length,
+        reconciliations: bridges.reconciliations(b.id),
       })),
     homeAssistant: () => ({
       connected: homeAssistant.client.status.connected,
@@ -30,6 +31,8 @@ export function metricsSources(services: {
       stateEvents: homeAssistant.model.stateEvents,
       serviceCalls: homeAssistant.actions.stats.calls,
       serviceCallFailures: homeAssistant.actions.stats.failures,
+      registryEvents: homeAssistant.registryStats.events,
+      registryReads: homeAssistant.registryStats.reads,
     }),
     logCounts: () => logRing.counts(),
   };

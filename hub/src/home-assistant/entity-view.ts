@@ -16,6 +16,8 @@ export interface EntityView {
   deviceLabels: string[];
   /** The name a person sees in HA: registry name, friendly_name, or the object id. */
   name: string;
+  /** The voice assistants HA exposes the entity to (`conversation`, `cloud.alexa`, …), sorted (model.exposedTo). */
+  exposedTo: string[];
 }
 
 export function deviceName(device: DeviceRegistryEntry | undefined): string | null {
@@ -43,6 +45,7 @@ export function viewEntity(model: HomeAssistantModel, entityId: string): EntityV
     labels: registry?.labels ?? [],
     deviceLabels: device?.labels ?? [],
     name,
+    exposedTo: model.exposedTo(entityId),
   };
 }
 
@@ -67,6 +70,7 @@ export function entityRecord(view: EntityView) {
     device_name: deviceName(view.device),
     area_id: view.areaId,
     labels: view.labels,
+    exposed_to: view.exposedTo,
     platform: view.registry?.platform ?? null,
     unique_id: view.registry?.unique_id ?? null,
     entity_category: view.registry?.entity_category ?? null,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it, mock } from "node:test";
 import { HomeAssistantModel } from "./ha-model.ts";
 import type { DeviceRegistryEntry, EntityRegistryEntry } from "./types.ts";
 
@@ -169,5 +169,120 @@ describe("HomeAssistantModel", () => {
     assert.deepEqual(changes.splice(0), [["switch.c", "switch.d"]]);
     model.setRegistries(registries("Cuisine", "Nuit"));
     assert.deepEqual(changes.splice(0), [], "nothing changed, nothing reported");
+  });
+
+  it("reports a state whose device class changed as structural (filters select by device class)", () => {
+    const model = new HomeAssistantModel();
+    model.applyCompressed({ a: { "binary_sensor.x": { s: "off", a: { device_class: "door" }, c: "c", lc: 1 } } }, true);
+    const changes: string[][] = [];
+    model.onStructure((ids) => changes.push([...ids]));
+    model.applyCompressed({ c: { "binary_sensor.x": { "+": { s: "on", lc: 2 } } } });
+    assert.deepEqual(changes.splice(0), [], "a plain state change is not structural");
+    model.applyCompressed({ c: { "binary_sensor.x": { "+": { a: { device_class: "window" }, lu: 3 } } } });
+    assert.deepEqual(changes.splice(0), [["binary_sensor.x"]]);
+    model.applyCompressed({ c: { "binary_sensor.x": { "+": { lu: 4 }, "-": { a: ["device_class"] } } } });
+    assert.deepEqual(changes.splice(0), [["binary_sensor.x"]]);
+  });
+
+  it("applies a burst of entity entries and re-read lists with one notification each, for what changed only", () => {
+    const model = new HomeAssistantModel();
+    model.setRegistries({
+      entities: [
+        entity("light.a", { device_id: "d1" }),
+        entity("light.b"),
+        entity("light.c"),
+        entity("sensor.d", { device_id: "d2" }),
+      ],
+      devices: [device("d1", "kitchen"), device("d2", "office")],
+      areas: [],
+      labels: [],
+    });
+    const changes: string[][] = [];
+    model.onStructure((ids) => changes.push([...ids].sort()));
+    model.applyEntityChanges({
+      upserts: [entity("light.a", { device_id: "d1" }), entity("light.b", { labels: ["x"] }), entity("light.new")],
+      removed: ["light.c", "light.unknown"],
+    });
+    assert.deepEqual(changes.splice(0), [["light.b", "light.c", "light.new"]], "unchanged entries and unknown ids are quiet");
+    assert.deepEqual([...model.entities.keys()].sort(), ["light.a", "light.b", "light.new", "sensor.d"]);
+    model.applyRegistryLists({ devices: [device("d1", "kitchen"), device("d2", "garage")] });
+    assert.deepEqual(changes.splice(0), [["sensor.d"]]);
+    assert.equal(model.entities.size, 4, "a device list leaves the entity entries alone");
+  });
+
+  it("holds structural notifications while a burst lasts and sends them once, with the states of the burst", () => {
+    const model = new HomeAssistantModel();
+    model.applyCompressed({ a: { "switch.a": { s: "on", a: {}, c: "c", lc: 1 } } }, true);
+    const changes: string[][] = [];
+    const states: string[] = [];
+    model.onStructure((ids) => changes.push([...ids].sort()));
+    model.onEntity("switch.a", (id, state) => states.push(`${id}=${state?.state}`));
+    const release = model.holdStructure();
+    const nested = model.holdStructure();
+    model.upsertEntity(entity("switch.a", { labels: ["x"] }));
+    model.applyCompressed({ r: ["switch.a"] });
+    model.applyCompressed({ a: { "switch.b": { s: "off", a: {}, c: "c", lc: 1 } } });
+    assert.deepEqual(changes, []);
+    assert.deepEqual(states, ["switch.a=undefined"], "state listeners are never held");
+    nested();
+    nested();
+    assert.deepEqual(changes, [], "a release counts once; another hold is still on");
+    release();
+    assert.deepEqual(changes, [["switch.a", "switch.b"]]);
+    model.applyCompressed({ r: ["switch.b"] });
+    assert.deepEqual(changes.at(-1), ["switch.b"], "no hold, no delay");
+  });
+
+  it("lets held ids through after 2 s even while holds overlap, so a never-ending stream cannot starve bridges", () => {
+    const model = new HomeAssistantModel();
+    const changes: string[][] = [];
+    model.onStructure((ids) => changes.push([...ids].sort()));
+    let now = 1_000_000;
+    const clock = mock.method(Date, "now", () => now);
+    try {
+      const release = model.holdStructure();
+      model.upsertEntity(entity("light.a"));
+      now += 1999;
+      model.upsertEntity(entity("light.b"));
+      assert.deepEqual(changes, []);
+      now += 1;
+      model.upsertEntity(entity("light.c"));
+      assert.deepEqual(changes.splice(0), [["light.a", "light.b", "light.c"]]);
+      release();
+      assert.deepEqual(changes, [], "nothing left to send");
+    } finally {
+      clock.mock.restore();
+    }
+  });
+
+  it("reads exposure from the registry entry's options, else from the expose list, and reports only real changes", () => {
+    const model = new HomeAssistantModel();
+    model.setRegistries({
+      entities: [
+        entity("light.a", { options: { conversation: { should_expose: true }, sensor: { display_precision: 2 } } }),
+        entity("light.old_ha"), // an HA whose registry list has no options: the list decides
+      ],
+      devices: [],
+      areas: [],
+      labels: [],
+    });
+    const changes: string[][] = [];
+    model.onStructure((ids) => changes.push([...ids].sort()));
+    model.setExposureList({
+      "light.a": { "cloud.alexa": true },
+      "light.old_ha": { conversation: true, "cloud.alexa": false },
+      "sensor.yaml": { conversation: true },
+    });
+    assert.deepEqual(changes.splice(0), [["light.old_ha", "sensor.yaml"]]);
+    assert.deepEqual(model.exposedTo("light.a"), ["conversation"]);
+    assert.deepEqual(model.exposedTo("light.old_ha"), ["conversation"]);
+    assert.deepEqual(model.exposedTo("sensor.yaml"), ["conversation"]);
+    model.setExposureList({ "light.old_ha": { conversation: true }, "sensor.yaml": { conversation: true, "cloud.alexa": true } });
+    assert.deepEqual(changes.splice(0), [["sensor.yaml"]]);
+    model.upsertEntity(entity("light.a", { options: { "cloud.alexa": { should_expose: true } } }));
+    assert.deepEqual(model.exposedTo("light.a"), ["cloud.alexa"]);
+    assert.equal(model.listedExposureMatters(), false, "no entity with a state takes its exposure from the list");
+    model.applyCompressed({ a: { "sensor.yaml": { s: "1", a: {}, c: "c", lc: 1 } } });
+    assert.equal(model.listedExposureMatters(), true);
   });
 });

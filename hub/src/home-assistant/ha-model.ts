@@ -1,4 +1,8 @@
+import { assistantsFromOptions } from "./assistants.ts";
 import { applyChange, type CompressedEvent, expandState } from "./compressed-states.ts";
+import { ListedExposure } from "./listed-exposure.ts";
+import { changedIds, entitiesCarrying } from "./registry-diff.ts";
+import { type StructureListener, StructureNotifier } from "./structure-notifier.ts";
 import type {
   AreaRegistryEntry,
   DeviceRegistryEntry,
@@ -9,8 +13,7 @@ import type {
 } from "./types.ts";
 
 export type EntityListener = (entityId: string, state: HassEntity | undefined) => void;
-/** Structural change: these entities appeared, disappeared, or changed registry data (name, area, labels…). */
-export type StructureListener = (entityIds: ReadonlySet<string>) => void;
+export type { StructureListener };
 
 export interface Registries {
   entities: EntityRegistryEntry[];
@@ -19,12 +22,20 @@ export interface Registries {
   labels: LabelRegistryEntry[];
 }
 
+/** One burst of entity registry changes, applied at once: entries read back from HA, and removed entity ids. */
+export interface EntityRegistryChanges {
+  upserts: readonly EntityRegistryEntry[];
+  removed: readonly string[];
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const deviceClassOf = (state: HassEntity | undefined) => state?.attributes.device_class;
 
 /**
- * The hub's in-memory picture of Home Assistant: states and the entity, device, area and label registries.
- * Consumers subscribe per entity (state changes reach only the listeners of that entity) or to structural
- * changes (with the set of affected entity ids), so no event costs work proportional to the whole home.
+ * The hub's in-memory picture of Home Assistant: states, the entity, device, area and label registries, and which
+ * voice assistants each entity is exposed to. Consumers subscribe per entity (state changes reach only the
+ * listeners of that entity) or to structural changes (with the set of affected entity ids), so no event costs work
+ * proportional to the whole home.
  */
 export class HomeAssistantModel {
   readonly states = new Map<string, HassEntity>();
@@ -33,8 +44,10 @@ export class HomeAssistantModel {
   readonly areas = new Map<string, AreaRegistryEntry>();
   readonly labels = new Map<string, LabelRegistryEntry>();
   readonly #entitiesByDevice = new Map<string, Set<string>>();
+  /** `homeassistant/expose_entity/list`'s answer: the assistants per entity id (used where the registry has none). */
+  readonly #listedExposure = new ListedExposure();
   readonly #entityListeners = new Map<string, Set<EntityListener>>();
-  readonly #structureListeners = new Set<StructureListener>();
+  readonly #structure = new StructureNotifier();
   config: HassConfig | undefined;
   /** Epoch ms of the last applied change of any kind. */
   lastUpdated = 0;
@@ -56,8 +69,18 @@ export class HomeAssistantModel {
   }
 
   onStructure(listener: StructureListener): () => void {
-    this.#structureListeners.add(listener);
-    return () => this.#structureListeners.delete(listener);
+    return this.#structure.listen(listener);
+  }
+
+  /**
+   * Holds structural notifications back until the returned release runs; holds count, and the last release
+   * notifies once with every id held back. A registry burst holds from its first event until its entries are
+   * applied, so state changes of the same burst (disabled entities losing their state) join the same notification
+   * and each bridge reconciles once. Ids held longer than 2 s go out at the next change anyway: overlapping holds
+   * never starve listeners. Entity (state) listeners are never held.
+   */
+  holdStructure(): () => void {
+    return this.#structure.hold();
   }
 
   /** Every entity id HA knows: with a state, a registry entry, or both. */
@@ -69,9 +92,36 @@ export class HomeAssistantModel {
     return this.#entitiesByDevice.get(deviceId) ?? new Set();
   }
 
+  /**
+   * The voice assistants HA exposes the entity to (`conversation`, `cloud.alexa`, …), sorted: its registry entry's
+   * `options[<assistant>].should_expose`, where HA stores it, else (no registry entry, or an HA whose registry list
+   * has no `options`) the expose list's answer. Never HA's default for an entity it has no setting for
+   * (docs/decisions.md, "Exposed to voice assistants").
+   */
+  exposedTo(entityId: string): string[] {
+    const entry = this.entities.get(entityId);
+    if (entry?.options !== undefined) return assistantsFromOptions(entry.options);
+    return this.#listedExposure.get(entityId);
+  }
+
+  /** True when some entity with a state takes its exposure from the expose list (nothing in HA announces its changes). */
+  listedExposureMatters(): boolean {
+    for (const id of this.states.keys()) if (this.entities.get(id)?.options === undefined) return true;
+    return false;
+  }
+
+  /**
+   * Applies a `homeassistant/expose_entity/list` answer (`{<entity_id>: {<assistant>: bool}}`); reports the
+   * entities whose exposure, as {@link exposedTo} reads it, changed.
+   */
+  setExposureList(list: Record<string, unknown>): void {
+    const affected = this.#listedExposure.replace(list, (id) => this.entities.get(id)?.options === undefined);
+    if (affected.size > 0) this.lastUpdated = Date.now();
+    this.#emitStructure(affected);
+  }
+
   /** Applies one `subscribe_entities` event. `snapshot` marks the first event after (re)subscribing. */
   applyCompressed(event: CompressedEvent, snapshot = false): void {
-    const structural = new Set<string>();
     const changed = new Map<string, HassEntity | undefined>();
     if (snapshot) {
       // After a reconnect the first event is the whole home: entities missing from it are gone.
@@ -91,19 +141,7 @@ export class HomeAssistantModel {
       if (previous) changed.set(id, applyChange(previous, change));
     }
     for (const id of event.r ?? []) changed.set(id, undefined);
-
-    for (const [id, state] of changed) {
-      const existed = this.states.has(id);
-      if (state) this.states.set(id, state);
-      else this.states.delete(id);
-      if (existed !== Boolean(state)) structural.add(id);
-    }
-    if (changed.size > 0) {
-      this.lastUpdated = Date.now();
-      this.stateEvents++;
-    }
-    this.#emitStructure(structural);
-    for (const [id, state] of changed) this.#emitEntity(id, state);
+    this.#applyStates(changed);
   }
 
   /**
@@ -113,64 +151,77 @@ export class HomeAssistantModel {
    */
   applyStates(states: readonly HassEntity[]): string[] {
     const changed = new Map<string, HassEntity>();
-    const structural = new Set<string>();
     for (const state of states) {
       const previous = this.states.get(state.entity_id);
       if (previous) {
         if (same(previous.state, state.state) && same(previous.attributes, state.attributes)) continue;
         if (Date.parse(previous.last_updated) > Date.parse(state.last_updated)) continue;
-      } else {
-        structural.add(state.entity_id);
       }
       changed.set(state.entity_id, state);
     }
-    for (const [id, state] of changed) this.states.set(id, state);
+    this.#applyStates(changed);
+    return [...changed.keys()];
+  }
+
+  /**
+   * Stores changed states and notifies: structurally when a state appears or disappears, or when its device class
+   * changes (filters select by device class, and HA shows a registry device class change in the state).
+   */
+  #applyStates(changed: ReadonlyMap<string, HassEntity | undefined>): void {
+    const structural = new Set<string>();
+    for (const [id, state] of changed) {
+      const previous = this.states.get(id);
+      if (state) this.states.set(id, state);
+      else this.states.delete(id);
+      if (Boolean(previous) !== Boolean(state) || deviceClassOf(previous) !== deviceClassOf(state)) structural.add(id);
+    }
     if (changed.size > 0) {
       this.lastUpdated = Date.now();
       this.stateEvents++;
     }
     this.#emitStructure(structural);
     for (const [id, state] of changed) this.#emitEntity(id, state);
-    return [...changed.keys()];
   }
 
   /** Replaces all registries (initial load, reconnect, refresh) and reports which entities changed. */
   setRegistries(registries: Registries): void {
     const affected = new Set<string>();
-    const oldDevices = new Map(this.devices);
-    this.devices.clear();
-    for (const device of registries.devices) this.devices.set(device.id, device);
-    for (const [id, device] of this.devices) {
-      if (!same(oldDevices.get(id), device)) for (const entityId of this.entityIdsOfDevice(id)) affected.add(entityId);
-    }
-    for (const id of oldDevices.keys()) if (!this.devices.has(id)) for (const e of this.entityIdsOfDevice(id)) affected.add(e);
-
+    this.#replaceDevices(registries.devices, affected);
     const incoming = new Map(registries.entities.map((entry) => [entry.entity_id, entry]));
     for (const [id, entry] of this.entities) if (!same(incoming.get(id), entry)) affected.add(id);
     for (const id of incoming.keys()) if (!this.entities.has(id)) affected.add(id);
     this.entities.clear();
     this.#entitiesByDevice.clear();
     for (const entry of incoming.values()) this.#putEntity(entry);
+    this.#replaceAreasAndLabels(registries.areas, registries.labels, affected);
+    this.lastUpdated = Date.now();
+    this.#emitStructure(affected);
+  }
 
-    const areasChanged = changedIds(this.areas, registries.areas, (area) => area.area_id);
-    const labelsChanged = changedIds(this.labels, registries.labels, (label) => label.label_id);
-    this.areas.clear();
-    for (const area of registries.areas) this.areas.set(area.area_id, area);
-    this.labels.clear();
-    for (const label of registries.labels) this.labels.set(label.label_id, label);
-    // An area or label rename changes filter matches by name: the entities carrying that area (their own or their
-    // device's) or that label are affected, not every entity (each affected entity is re-checked by every bridge).
-    if (areasChanged.size > 0 || labelsChanged.size > 0) {
-      for (const [id, entry] of this.entities) {
-        const device = entry.device_id ? this.devices.get(entry.device_id) : undefined;
-        const area = entry.area_id ?? device?.area_id;
-        if (
-          (area && areasChanged.has(area)) ||
-          entry.labels?.some((label) => labelsChanged.has(label)) ||
-          device?.labels?.some((label) => labelsChanged.has(label))
-        )
-          affected.add(id);
-      }
+  /**
+   * Applies re-read lists after device, area or label events: only the lists given are replaced, and the work is
+   * that of the lists, plus the entities of changed devices (and, for a renamed area or label, one pass over the
+   * entity entries), never a comparison of every entity entry.
+   */
+  applyRegistryLists(lists: Partial<Omit<Registries, "entities">>): void {
+    const affected = new Set<string>();
+    if (lists.devices) this.#replaceDevices(lists.devices, affected);
+    if (lists.areas || lists.labels) this.#replaceAreasAndLabels(lists.areas, lists.labels, affected);
+    this.lastUpdated = Date.now();
+    this.#emitStructure(affected);
+  }
+
+  /** A burst of entity registry changes (entries read back after their events, removals) with one notification. */
+  applyEntityChanges(changes: EntityRegistryChanges): void {
+    const affected = new Set<string>();
+    for (const id of changes.removed) {
+      if (this.#removeEntity(id)) affected.add(id);
+    }
+    for (const entry of changes.upserts) {
+      if (same(this.entities.get(entry.entity_id), entry)) continue;
+      this.#removeEntity(entry.entity_id);
+      this.#putEntity(entry);
+      affected.add(entry.entity_id);
     }
     this.lastUpdated = Date.now();
     this.#emitStructure(affected);
@@ -196,6 +247,35 @@ export class HomeAssistantModel {
     this.#emitStructure(new Set([entityId]));
   }
 
+  #replaceDevices(devices: readonly DeviceRegistryEntry[], affected: Set<string>): void {
+    const oldDevices = new Map(this.devices);
+    this.devices.clear();
+    for (const device of devices) this.devices.set(device.id, device);
+    for (const [id, device] of this.devices) {
+      if (!same(oldDevices.get(id), device)) for (const entityId of this.entityIdsOfDevice(id)) affected.add(entityId);
+    }
+    for (const id of oldDevices.keys()) if (!this.devices.has(id)) for (const e of this.entityIdsOfDevice(id)) affected.add(e);
+  }
+
+  #replaceAreasAndLabels(
+    areas: readonly AreaRegistryEntry[] | undefined,
+    labels: readonly LabelRegistryEntry[] | undefined,
+    affected: Set<string>,
+  ): void {
+    const areasChanged = areas ? changedIds(this.areas, areas, (area) => area.area_id) : new Set<string>();
+    const labelsChanged = labels ? changedIds(this.labels, labels, (label) => label.label_id) : new Set<string>();
+    if (areas) {
+      this.areas.clear();
+      for (const area of areas) this.areas.set(area.area_id, area);
+    }
+    if (labels) {
+      this.labels.clear();
+      for (const label of labels) this.labels.set(label.label_id, label);
+    }
+    // An area or label rename changes filter matches by name: the entities carrying it are affected, not every entity.
+    for (const id of entitiesCarrying(this, areasChanged, labelsChanged)) affected.add(id);
+  }
+
   #putEntity(entry: EntityRegistryEntry): void {
     this.entities.set(entry.entity_id, entry);
     if (entry.device_id) {
@@ -208,11 +288,12 @@ export class HomeAssistantModel {
     }
   }
 
-  #removeEntity(entityId: string): void {
+  #removeEntity(entityId: string): boolean {
     const entry = this.entities.get(entityId);
-    if (!entry) return;
+    if (!entry) return false;
     this.entities.delete(entityId);
     if (entry.device_id) this.#entitiesByDevice.get(entry.device_id)?.delete(entityId);
+    return true;
   }
 
   #emitEntity(entityId: string, state: HassEntity | undefined): void {
@@ -220,21 +301,7 @@ export class HomeAssistantModel {
     if (listeners) for (const listener of [...listeners]) listener(entityId, state);
   }
 
-  #emitStructure(entityIds: Set<string>): void {
-    if (entityIds.size === 0) return;
-    for (const listener of [...this.#structureListeners]) listener(entityIds);
+  #emitStructure(entityIds: ReadonlySet<string>): void {
+    this.#structure.emit(entityIds);
   }
-}
-
-/** Ids added, removed or changed between a registry map and its new list. */
-function changedIds<T>(current: ReadonlyMap<string, T>, incoming: readonly T[], idOf: (entry: T) => string): Set<string> {
-  const changed = new Set<string>();
-  const seen = new Set<string>();
-  for (const entry of incoming) {
-    const id = idOf(entry);
-    seen.add(id);
-    if (!same(current.get(id), entry)) changed.add(id);
-  }
-  for (const id of current.keys()) if (!seen.has(id)) changed.add(id);
-  return changed;
 }

@@ -4,14 +4,8 @@ import { ActionCaller } from "./action-caller.ts";
 import type { CompressedEvent } from "./compressed-states.ts";
 import { HomeAssistantClient } from "./ha-client.ts";
 import { HomeAssistantModel } from "./ha-model.ts";
-import type {
-  AreaRegistryEntry,
-  DeviceRegistryEntry,
-  EntityRegistryEntry,
-  EntityRegistryUpdated,
-  HassEntity,
-  LabelRegistryEntry,
-} from "./types.ts";
+import { RegistrySync, type SendCommand } from "./registry-sync.ts";
+import type { AreaRegistryEntry, DeviceRegistryEntry, EntityRegistryEntry, HassEntity, LabelRegistryEntry } from "./types.ts";
 
 export interface HomeAssistantServiceOptions {
   url: string;
@@ -19,15 +13,20 @@ export interface HomeAssistantServiceOptions {
   log: Logger;
   actionTimeoutMs?: number;
   runningPollMs?: number;
+  /**
+   * How often to re-read `homeassistant/expose_entity/list` while some entity takes its exposure from it (an entity
+   * without a registry entry: HA announces no change of its setting). Default 60 s.
+   */
+  exposurePollMs?: number;
 }
 
 const REGISTRY_EVENTS = ["entity_registry_updated", "device_registry_updated", "area_registry_updated", "label_registry_updated"];
 
 /**
  * Keeps the model in step with Home Assistant: on every `ready` (first connection, reconnect, HA restart) it loads
- * the four registries in parallel and (re)subscribes to `subscribe_entities`, whose first event is the complete
- * state. Afterwards only events flow: state diffs per entity, and registry events handled per entry (devices,
- * areas and labels are small lists and are re-read when one changes).
+ * the four registries and the voice assistant exposure in parallel and (re)subscribes to `subscribe_entities`,
+ * whose first event is the complete state. Afterwards only events flow: state diffs per entity, and registry events
+ * read back per burst (registry-sync.ts).
  */
 export class HomeAssistantService {
   readonly client: HomeAssistantClient;
@@ -37,7 +36,11 @@ export class HomeAssistantService {
   #unsubscribers: (() => Promise<void>)[] = [];
   #loaded: Promise<void> | undefined;
   #resolveLoaded: (() => void) | undefined;
-  #pendingLists = new Map<string, NodeJS.Timeout>();
+  readonly #registry: RegistrySync;
+  readonly #exposurePollMs: number;
+  #exposureTimer: NodeJS.Timeout | undefined;
+  /** The expose list was refused once (an HA without it, a non-admin token): said once, not at every poll. */
+  #exposureRefused = false;
   /** For REST calls (camera images); the token stays in here. */
   readonly #rest: { url: string; token: string };
 
@@ -51,6 +54,8 @@ export class HomeAssistantService {
       runningPollMs: options.runningPollMs,
     });
     this.actions = new ActionCaller(this.client, options.log, options.actionTimeoutMs);
+    this.#registry = new RegistrySync({ model: this.model, send: this.#send, log: options.log });
+    this.#exposurePollMs = options.exposurePollMs ?? 60_000;
     this.#loaded = new Promise((resolve) => {
       this.#resolveLoaded = resolve;
     });
@@ -64,11 +69,19 @@ export class HomeAssistantService {
 
   start(): void {
     this.client.start();
+    this.#scheduleExposurePoll();
   }
 
   async stop(): Promise<void> {
-    for (const timer of this.#pendingLists.values()) clearTimeout(timer);
+    clearTimeout(this.#exposureTimer);
+    this.#exposureTimer = undefined;
+    this.#registry.stop();
     await this.client.stop();
+  }
+
+  /** Registry events received and registry commands sent for them, since start (metrics). */
+  get registryStats(): Readonly<{ events: number; reads: number }> {
+    return this.#registry.stats;
   }
 
   /** A GET on HA's REST API (`path` from `/api/…`) with the hub's token, e.g. a camera image. */
@@ -114,7 +127,7 @@ export class HomeAssistantService {
       for (const eventType of REGISTRY_EVENTS) {
         // The library hands subscription callbacks the message's `event` member, not the whole message.
         const unsubscribe = await connection.subscribeMessage<{ event_type: string; data: unknown }>(
-          (event) => this.#onRegistryEvent(event.event_type, event.data),
+          (event) => this.#registry.onEvent(event.event_type, event.data),
           { type: "subscribe_events", event_type: eventType },
           { resubscribe: false },
         );
@@ -133,79 +146,64 @@ export class HomeAssistantService {
   }
 
   async #loadRegistries(): Promise<void> {
-    const connection = this.client.connection;
-    const ask = <T>(type: string) => connection.sendMessagePromise<T>({ type } as MessageBase);
+    const ask = <T>(type: string) => this.#send<T>({ type });
     // Label and area registries appeared in HA 2024.4 / 2021.x: older cores answer unknown_command.
     const optional = <T>(type: string) => ask<T[]>(type).catch(() => [] as T[]);
-    const [config, entities, devices, areas, labels] = await Promise.all([
+    const [config, entities, devices, areas, labels, exposure] = await Promise.all([
       ask<HassConfig>("get_config"),
       ask<EntityRegistryEntry[]>("config/entity_registry/list"),
       ask<DeviceRegistryEntry[]>("config/device_registry/list"),
       optional<AreaRegistryEntry>("config/area_registry/list"),
       optional<LabelRegistryEntry>("config/label_registry/list"),
+      this.#readExposure(),
     ]);
     this.model.config = config;
     this.model.setRegistries({ entities, devices, areas, labels });
+    if (exposure) this.model.setExposureList(exposure);
   }
 
-  #onRegistryEvent(eventType: string, data: unknown): void {
-    if (eventType === "entity_registry_updated") {
-      void this.#onEntityRegistryEvent(data as EntityRegistryUpdated);
-      return;
-    }
-    // Device, area and label events carry ids only; their lists are small, so re-read the one list, once per burst.
-    const listType = eventType.replace("_updated", "").replace("_registry", "_registry/list");
-    this.#debounce(`config/${listType}`, () => this.#reloadList(`config/${listType}`));
-  }
-
-  async #onEntityRegistryEvent(event: EntityRegistryUpdated): Promise<void> {
-    if (event.action === "remove") {
-      this.model.removeEntity(event.entity_id);
-      return;
-    }
-    // A rename: move the entry at once, before its states (old removed, new added) are applied, so consumers see
-    // the new entity id with its registry identity and never as an unknown entity. The full entry follows.
-    const previous = event.action === "update" && event.old_entity_id ? this.model.entities.get(event.old_entity_id) : undefined;
-    if (previous && event.action === "update")
-      this.model.upsertEntity({ ...previous, entity_id: event.entity_id }, event.old_entity_id);
+  /**
+   * `homeassistant/expose_entity/list`'s `exposed_entities`, or undefined when HA refuses it (an HA older than its voice assistant settings,
+   * or a token of a non-admin user: the command needs an admin). Registry entities do not need it: their setting
+   * is in the registry entry (HomeAssistantModel.exposedTo).
+   */
+  async #readExposure(): Promise<Record<string, unknown> | undefined> {
     try {
-      const entry = await this.client.connection.sendMessagePromise<EntityRegistryEntry>({
-        type: "config/entity_registry/get",
-        entity_id: event.entity_id,
+      const answer = await this.#send<{ exposed_entities?: Record<string, unknown> }>({
+        type: "homeassistant/expose_entity/list",
       });
-      this.model.upsertEntity(entry, event.action === "update" ? event.old_entity_id : undefined);
+      this.#exposureRefused = false;
+      return answer.exposed_entities ?? {};
     } catch (error) {
-      this.#log.warn({ err: error, entityId: event.entity_id }, "could not read an updated registry entry");
+      if (!this.client.status.connected) throw error;
+      if (!this.#exposureRefused)
+        this.#log.warn(
+          { err: error },
+          "Home Assistant refused the list of entities exposed to voice assistants; exposed_to rules see only registry entities",
+        );
+      this.#exposureRefused = true;
+      return undefined;
     }
   }
 
-  async #reloadList(type: string): Promise<void> {
-    try {
-      const list = await this.client.connection.sendMessagePromise<unknown[]>({ type } as MessageBase);
-      const m = this.model;
-      const registries = {
-        entities: [...m.entities.values()],
-        devices: [...m.devices.values()],
-        areas: [...m.areas.values()],
-        labels: [...m.labels.values()],
-      };
-      if (type.includes("device")) registries.devices = list as DeviceRegistryEntry[];
-      if (type.includes("area")) registries.areas = list as AreaRegistryEntry[];
-      if (type.includes("label")) registries.labels = list as LabelRegistryEntry[];
-      m.setRegistries(registries);
-    } catch (error) {
-      this.#log.warn({ err: error, type }, "could not re-read a registry");
-    }
+  /**
+   * HA announces no change of an unregistered entity's exposure (it lives in HA's own store, not in the registry):
+   * while such an entity exists, the list is read again every `exposurePollMs`. Registry entities never need this.
+   */
+  #scheduleExposurePoll(): void {
+    this.#exposureTimer = setTimeout(async () => {
+      try {
+        if (this.client.status.connected && this.model.listedExposureMatters()) {
+          const exposure = await this.#readExposure();
+          if (exposure) this.model.setExposureList(exposure);
+        }
+      } catch {
+        // The link dropped; the reload on reconnection reads the list again.
+      }
+      if (this.#exposureTimer) this.#scheduleExposurePoll();
+    }, this.#exposurePollMs);
+    this.#exposureTimer.unref();
   }
 
-  #debounce(key: string, run: () => Promise<void>): void {
-    clearTimeout(this.#pendingLists.get(key));
-    this.#pendingLists.set(
-      key,
-      setTimeout(() => {
-        this.#pendingLists.delete(key);
-        void run();
-      }, 50),
-    );
-  }
+  readonly #send: SendCommand = (message) => this.client.connection.sendMessagePromise(message as MessageBase);
 }

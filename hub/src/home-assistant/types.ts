@@ -120,4 +120,9 @@ export interface HomeSnapshot {
   devices: DeviceRegistryEntry[];
   areas: AreaRegistryEntry[];
   labels: LabelRegistryEntry[];
+  /**
+   * Voice assistant settings of entities without a registry entry (HA keeps them in its own store), as
+   * `{<entity_id>: {<assistant>: should_expose}}`. Registry entities keep theirs in `options[<assistant>]`.
+   */
+  exposure?: Record<string, Record<string, boolean>>;
 }

@@ -9,6 +9,8 @@ export interface BridgeMetrics {
   status: BridgeStatus;
   deviceCount: number;
   fabricCount: number;
+  /** Reconciliation passes made for Home Assistant and mapping changes (a registry burst is one). */
+  reconciliations: number;
 }
 
 /** Counters since the process started; `connected` is the link's state right now. */
@@ -18,6 +20,10 @@ export interface HomeAssistantMetrics {
   stateEvents: number;
   serviceCalls: number;
   serviceCallFailures: number;
+  /** Registry events received (entity, device, area, label). */
+  registryEvents: number;
+  /** Registry commands sent to read those changes back (one per burst and registry, see registry-sync.ts). */
+  registryReads: number;
 }
 
 /**

@@ -19,15 +19,23 @@ const TRICKY_NAME = 'Living "room" \\ lamps\nsecond line';
 
 function fakeSources(): MetricsSources & { bridgeList: BridgeMetrics[] } {
   const bridgeList: BridgeMetrics[] = [
-    { id: "b1", name: "Kitchen", status: "running", deviceCount: 12, fabricCount: 2 },
-    { id: "b2", name: TRICKY_NAME, status: "failed", deviceCount: 3, fabricCount: 0 },
-    { id: "b3", name: "Garage", status: "stopped", deviceCount: 0, fabricCount: 1 },
+    { id: "b1", name: "Kitchen", status: "running", deviceCount: 12, fabricCount: 2, reconciliations: 7 },
+    { id: "b2", name: TRICKY_NAME, status: "failed", deviceCount: 3, fabricCount: 0, reconciliations: 0 },
+    { id: "b3", name: "Garage", status: "stopped", deviceCount: 0, fabricCount: 1, reconciliations: 0 },
   ];
   return {
     bridgeList,
     uptimeSeconds: () => 123.4,
     bridges: () => bridgeList,
-    homeAssistant: () => ({ connected: true, reconnects: 2, stateEvents: 345, serviceCalls: 17, serviceCallFailures: 1 }),
+    homeAssistant: () => ({
+      connected: true,
+      reconnects: 2,
+      stateEvents: 345,
+      serviceCalls: 17,
+      serviceCallFailures: 1,
+      registryEvents: 500,
+      registryReads: 2,
+    }),
     logCounts: () => ({ trace: 0, debug: 4, info: 10, warn: 1, error: 0, fatal: 0 }),
   };
 }
@@ -52,6 +60,8 @@ describe("GET /api/metrics", () => {
       stateEvents: 345,
       serviceCalls: 17,
       serviceCallFailures: 1,
+      registryEvents: 500,
+      registryReads: 2,
     });
     assert.ok(!Number.isNaN(Date.parse(body.timestamp as string)));
   });
@@ -76,19 +86,25 @@ describe("GET /api/metrics/prometheus", () => {
 
     assert.equal(families.get("hub_uptime_seconds")?.type, "GAUGE");
     assert.equal(value("hub_uptime_seconds"), 123.4);
-    assert.equal(value("hub_bridges_total"), 3);
+    assert.equal(families.get("hub_bridges")?.type, "GAUGE");
+    assert.equal(value("hub_bridges"), 3);
+    assert.equal(families.get("hub_bridges_total"), undefined, "renamed: a gauge does not end in _total");
     assert.equal(families.get("hub_bridge_status")?.type, "GAUGE");
     assert.equal(value("hub_bridge_status", { bridge_id: "b1", bridge_name: "Kitchen" }), 1);
     assert.equal(value("hub_bridge_status", { bridge_id: "b2", bridge_name: TRICKY_NAME }), 0);
     assert.equal(value("hub_bridge_status", { bridge_id: "b3" }), 0);
     assert.equal(value("hub_bridge_devices", { bridge_id: "b1" }), 12);
     assert.equal(value("hub_bridge_fabrics", { bridge_id: "b1" }), 2);
+    assert.equal(families.get("hub_bridge_reconciliations_total")?.type, "COUNTER");
+    assert.equal(value("hub_bridge_reconciliations_total", { bridge_id: "b1" }), 7);
     assert.equal(value("hub_home_assistant_connected"), 1);
     assert.equal(families.get("hub_home_assistant_reconnects_total")?.type, "COUNTER");
     assert.equal(value("hub_home_assistant_reconnects_total"), 2);
     assert.equal(value("hub_home_assistant_state_events_total"), 345);
     assert.equal(value("hub_service_calls_total"), 17);
     assert.equal(value("hub_service_call_failures_total"), 1);
+    assert.equal(value("hub_home_assistant_registry_events_total"), 500);
+    assert.equal(value("hub_home_assistant_registry_reads_total"), 2);
     assert.equal(value("hub_log_entries", { level: "info" }), 10);
     for (const name of ["rss", "heap_used", "heap_total", "external"]) assert.ok(value(`hub_memory_${name}_bytes`) > 0, name);
     // Node's default metrics, in this registry and with the hub prefix.
@@ -101,11 +117,23 @@ describe("GET /api/metrics/prometheus", () => {
     sources.bridgeList.splice(1, 2);
     sources.bridgeList[0]!.status = "stopped";
     const again = new Map(parsePrometheus(await (await app.request("/api/metrics/prometheus")).text()).map((f) => [f.name, f]));
-    assert.equal(again.get("hub_bridges_total")?.metrics[0]?.value, "1");
+    assert.equal(again.get("hub_bridges")?.metrics[0]?.value, "1");
     assert.deepEqual(
       again.get("hub_bridge_status")?.metrics.map((m) => [m.labels?.bridge_id, m.value]),
       [["b1", "0"]],
     );
+  });
+
+  it("names counters, and only counters, with _total (Prometheus naming)", async () => {
+    const text = await (await appFor(fakeSources()).request("/api/metrics/prometheus")).text();
+    const families = parsePrometheus(text);
+    assert.ok(families.length > 20);
+    // prom-client's default process metrics keep the names the library (and every Node dashboard) gives them.
+    const library = /^hub_nodejs_active_(handles|requests|resources)_total$/;
+    for (const family of families) {
+      if (family.type === "GAUGE" && !library.test(family.name)) assert.doesNotMatch(family.name, /_total$/, family.name);
+      if (family.type === "COUNTER") assert.match(family.name, /_total$/, family.name);
+    }
   });
 
   it("keeps each app's registry separate (no global registry)", async () => {

@@ -43,13 +43,35 @@ export function createPrometheusRegistry(sources: MetricsSources): Registry {
       },
     });
   };
+  const perBridgeCounter = (
+    name: string,
+    help: string,
+    read: (bridge: ReturnType<MetricsSources["bridges"]>[number]) => number,
+  ) => {
+    const metric: Counter<(typeof BRIDGE_LABELS)[number]> = new Counter({
+      name: PREFIX + name,
+      help,
+      labelNames: BRIDGE_LABELS,
+      registers,
+      collect: () => {
+        metric.reset();
+        for (const bridge of sources.bridges()) metric.inc({ bridge_id: bridge.id, bridge_name: bridge.name }, read(bridge));
+      },
+    });
+  };
   const memory = (name: string, key: keyof MemorySnapshot, help: string) => gauge(name, help, () => memorySnapshot()[key]);
 
   gauge("uptime_seconds", "Application uptime in seconds.", () => sources.uptimeSeconds());
-  gauge("bridges_total", "Total number of bridges.", () => sources.bridges().length);
+  // Named `hub_bridges_total` until 0.1.0: a `_total` suffix belongs to counters (Prometheus naming), this is a gauge.
+  gauge("bridges", "Number of bridges, whatever their state.", () => sources.bridges().length);
   perBridge("bridge_status", "1 when the bridge is running, 0 otherwise.", (bridge) => (bridge.status === "running" ? 1 : 0));
   perBridge("bridge_devices", "Matter devices exposed by the bridge.", (bridge) => bridge.deviceCount);
   perBridge("bridge_fabrics", "Controller fabrics the bridge is commissioned into.", (bridge) => bridge.fabricCount);
+  perBridgeCounter(
+    "bridge_reconciliations_total",
+    "Reconciliation passes for Home Assistant and mapping changes (a burst of registry changes is one).",
+    (bridge) => bridge.reconciliations,
+  );
   gauge("home_assistant_connected", "1 when connected to Home Assistant, 0 otherwise.", () =>
     sources.homeAssistant().connected ? 1 : 0,
   );
@@ -64,6 +86,16 @@ export function createPrometheusRegistry(sources: MetricsSources): Registry {
     "service_call_failures_total",
     "Service calls to Home Assistant that failed.",
     () => sources.homeAssistant().serviceCallFailures,
+  );
+  counter(
+    "home_assistant_registry_events_total",
+    "Registry events (entity, device, area, label) received from Home Assistant.",
+    () => sources.homeAssistant().registryEvents,
+  );
+  counter(
+    "home_assistant_registry_reads_total",
+    "Registry commands sent to read registry changes back (one per burst and registry).",
+    () => sources.homeAssistant().registryReads,
   );
   memory("memory_rss_bytes", "rss", "Resident set size in bytes.");
   memory("memory_heap_used_bytes", "heapUsed", "V8 heap used in bytes.");

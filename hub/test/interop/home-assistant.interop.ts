@@ -212,6 +212,62 @@ describe("a real Home Assistant drives the hub", { timeout: 300_000 }, () => {
     );
   });
 
+  it("HA's voice-assistant exposure selects what HA lists, and exposure changes reach a running bridge", async () => {
+    // What HA itself lists as exposed to Assist is what an exposed_to rule selects (among entities with a state).
+    // HA writes a default only once an assistant asks, so two are exposed explicitly to have a known non-empty set.
+    await ha.admin.command({
+      type: "homeassistant/expose_entity",
+      assistants: ["conversation"],
+      entity_ids: [LIGHT, TEMPERATURE],
+      should_expose: true,
+    });
+    const listed = await ha.admin.command<{ exposed_entities: Record<string, Record<string, boolean>> }>({
+      type: "homeassistant/expose_entity/list",
+    });
+    const states = new Set((await ha.rest<HaState[]>("GET", "/api/states")).map((state) => state.entity_id));
+    const toAssist = Object.entries(listed.exposed_entities)
+      .filter(([id, assistants]) => assistants.conversation === true && states.has(id))
+      .map(([id]) => id)
+      .sort();
+    assert.ok(toAssist.includes(LIGHT) && toAssist.includes(TEMPERATURE), JSON.stringify(toAssist));
+    await eventually(
+      async () => (await preview({ type: "exposed_to", value: "conversation" })).join() === toAssist.join(),
+      10_000,
+      100,
+    );
+
+    // A running bridge for Alexa: exposing an entity in HA adds it, un-exposing removes it, others keep their number.
+    const expose = (entityIds: string[], shouldExpose: boolean) =>
+      ha.admin.command({
+        type: "homeassistant/expose_entity",
+        assistants: ["cloud.alexa"],
+        entity_ids: entityIds,
+        should_expose: shouldExpose,
+      });
+    await expose([LIGHT, SWITCH, TEMPERATURE], false);
+    const created = await call<BridgeRecord>("POST", "/api/matter/bridges", {
+      name: "Alexa",
+      port: await freeUdpPort(),
+      filter: { include: [{ type: "exposed_to", value: "cloud.alexa" }] },
+    });
+    assert.equal(created.status, 201);
+    const alexa = created.body;
+    await waitForStatus(call, alexa.id, "running");
+    const numbers = async () =>
+      new Map([...(await devicesOf(call, alexa.id))].map(([id, row]) => [id, row.endpointNumber] as const));
+    assert.equal((await numbers()).has(LIGHT), false);
+    await expose([LIGHT], true);
+    await eventually(async () => (await numbers()).has(LIGHT), 10_000, 100);
+    const lightNumber = (await numbers()).get(LIGHT);
+    await expose([SWITCH], true);
+    await eventually(async () => (await numbers()).has(SWITCH), 10_000, 100);
+    assert.equal((await numbers()).get(LIGHT), lightNumber, "the light kept its endpoint");
+    await expose([LIGHT], false);
+    await eventually(async () => !(await numbers()).has(LIGHT), 10_000, 100);
+    assert.ok((await numbers()).has(SWITCH));
+    assert.equal((await call("DELETE", `/api/matter/bridges/${alexa.id}`)).status, 204);
+  });
+
   it("after HA is away for 10 s the hub reconnects, endpoints stay, reports resume", async () => {
     const before = (await call<{ connection: { reconnects: number } }>("GET", "/api/home-assistant/stats")).body;
     await ha.stop();

@@ -25,6 +25,7 @@ export interface BridgeRecord {
 
 export interface DeviceRow {
   entityId: string;
+  name: string;
   deviceType: string | null;
   endpointNumber: number | null;
   skipped: string | null;

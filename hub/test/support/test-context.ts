@@ -12,6 +12,15 @@ import { createHub, type Hub, type HubOptions } from "../../src/hub.ts";
 import { LogRing } from "../../src/logs/log-ring.ts";
 import type { PluginTuning } from "../../src/plugins/plugin-service.ts";
 
+/**
+ * Where a test hub's new bridges start looking for a port (nextPort, the demo bridge, split): a random one between
+ * 20000 and 32000, not 5540, since test files run side by side and a probed-free port may be taken before the
+ * bridge binds it.
+ */
+export function randomMatterPortBase(): number {
+  return 20_000 + Math.floor(Math.random() * 12_000);
+}
+
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 
 export interface TestHub {
@@ -34,7 +43,7 @@ export interface TestHubOptions {
   /** Plugin system tuning (short lifecycle time-out, private npm cache...), passed through HubOptions. */
   plugins?: PluginTuning;
   /** Other test tuning of HubOptions. */
-  hubOptions?: Pick<HubOptions, "lockBrakeNow" | "livePingIntervalMs">;
+  hubOptions?: Pick<HubOptions, "lockBrakeNow" | "livePingIntervalMs" | "haExposurePollMs">;
 }
 
 /**
@@ -57,6 +66,7 @@ export async function createTestHub(options: TestHubOptions = {}): Promise<TestH
     haRunningPollMs: 100,
     actionTimeoutMs: 2000,
     plugins: options.plugins,
+    firstMatterPort: randomMatterPortBase(),
     ...options.hubOptions,
   });
   if (options.start) hub.start();

@@ -1,7 +1,8 @@
 /**
  * The platform side of registry changes, as HA's entity platforms react to `entity_registry_updated`: a removed or
- * disabled entity loses its state, a re-enabled one comes back, a renamed one moves to its new entity id, and a
- * name change (of the entity or its device) rewrites `friendly_name`.
+ * disabled entity loses its state, a re-enabled one comes back, a renamed one moves to its new entity id, a name
+ * change (of the entity or its device) rewrites `friendly_name`, and a device class set in the registry ("Show as")
+ * rewrites the `device_class` attribute.
  */
 import type { DeviceRegistryEntry, EntityRegistryEntry } from "../../../hub/src/home-assistant/types.ts";
 import type { Registries, RegistryHooks } from "./registry.ts";
@@ -45,6 +46,18 @@ export function createEntityPlatform(states: StateMachine, registries: () => Reg
     states.set(entityId, current.state, attributes);
   };
 
+  // Entity.device_class: the registry's override, else the integration's class.
+  const refreshDeviceClass = (entityId: string) => {
+    const entry = registries().entities.get(entityId);
+    const current = states.get(entityId);
+    if (!entry || !current) return;
+    const deviceClass = entry.device_class ?? entry.original_device_class;
+    const attributes = { ...current.attributes };
+    if (deviceClass) attributes.device_class = deviceClass;
+    else delete attributes.device_class;
+    states.set(entityId, current.state, attributes);
+  };
+
   return {
     entityChanged(event, old) {
       const entityId = event.entity_id;
@@ -79,6 +92,7 @@ export function createEntityPlatform(states: StateMachine, registries: () => Reg
       if ("name" in event.changes || "has_entity_name" in event.changes || "original_name" in event.changes) {
         refreshName(entityId);
       }
+      if ("device_class" in event.changes || "original_device_class" in event.changes) refreshDeviceClass(entityId);
     },
     deviceUpdated(device, old) {
       if (device.name === old.name && device.name_by_user === old.name_by_user) return;

@@ -70,7 +70,10 @@ export function createRegistries(
   clock: Clock,
   hooks: RegistryHooks,
 ): Registries {
-  const entities = new Map(home.entities.map((e) => [e.entity_id, cloneJson(e)]));
+  // HA's RegistryEntry always has an options mapping (exposure settings live there): an entry given without one gets {}.
+  const entities = new Map<string, EntityRegistryEntry>(
+    home.entities.map((e) => [e.entity_id, { ...cloneJson(e), options: e.options ?? {} }]),
+  );
   const devices = new Map(home.devices.map((d) => [d.id, cloneJson(d)]));
   const areas = new Map(home.areas.map((a) => [a.area_id, cloneJson(a)]));
   const labels = new Map(home.labels.map((l) => [l.label_id, cloneJson(l)]));
@@ -144,7 +147,12 @@ export function createRegistries(
       if (!isValidEntityId(entry.entity_id)) throw new Error(`Invalid entity ID: ${entry.entity_id}`);
       if (entities.has(entry.entity_id)) throw new Error(`Entity with ID ${entry.entity_id} is already registered`);
       const now = clock.now();
-      const stored: EntityRegistryEntry = { created_at: now, modified_at: now, ...cloneJson(entry) };
+      const stored: EntityRegistryEntry = {
+        created_at: now,
+        modified_at: now,
+        ...cloneJson(entry),
+        options: entry.options ?? {},
+      };
       entities.set(entry.entity_id, stored);
       fireEntity({ action: "create", entity_id: entry.entity_id });
       return stored;

@@ -22,6 +22,7 @@ export function addComfort(home: HomeBuilder): void {
   });
   home.entity({
     entity_id: "climate.living_room_thermostat",
+    expose: { conversation: true, "cloud.alexa": true, "cloud.google_assistant": true },
     device: "ecobee",
     name: null,
     state: "heat_cool",

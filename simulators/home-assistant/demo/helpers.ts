@@ -30,6 +30,7 @@ export function addHelpers(home: HomeBuilder, now: number): void {
   });
   home.entity({
     entity_id: "input_select.house_mode",
+    expose: { conversation: true },
     uniqueId: "house_mode",
     name: "House mode",
     state: "Home",
@@ -104,6 +105,7 @@ export function addHelpers(home: HomeBuilder, now: number): void {
 
   home.entity({
     entity_id: "sensor.outdoor_feels_like",
+    expose: { conversation: true },
     uniqueId: null,
     name: "Outdoor feels like",
     state: "6.8",

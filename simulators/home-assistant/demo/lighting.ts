@@ -21,6 +21,7 @@ export function addLighting(home: HomeBuilder): void {
   });
   home.entity({
     entity_id: "light.living_room_ceiling",
+    expose: { conversation: true, "cloud.alexa": true },
     device: "living_ceiling",
     name: null,
     state: "on",
@@ -68,6 +69,7 @@ export function addLighting(home: HomeBuilder): void {
   });
   home.entity({
     entity_id: "light.floor_lamp",
+    expose: { conversation: true, "cloud.alexa": false },
     device: "floor_lamp",
     name: null,
     state: "on",

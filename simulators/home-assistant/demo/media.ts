@@ -51,6 +51,7 @@ export function addMedia(home: HomeBuilder, now: number): void {
   });
   home.entity({
     entity_id: "media_player.living_room_tv",
+    expose: { conversation: true },
     device: "tv",
     name: null,
     state: "on",

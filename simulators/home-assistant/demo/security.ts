@@ -29,6 +29,7 @@ export function addSecurity(home: HomeBuilder): void {
   });
   home.entity({
     entity_id: "lock.front_door",
+    expose: { conversation: false, "cloud.alexa": true },
     device: "front_lock",
     name: null,
     state: "locked",

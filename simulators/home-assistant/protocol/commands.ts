@@ -3,35 +3,30 @@
  * its voluptuous-like schema (extra keys refused, as `BASE_COMMAND_MESSAGE_SCHEMA.extend` does).
  */
 
-import type { HassContext } from "../../../hub/src/home-assistant/types.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { compressState, entitiesEventJson } from "../core/compressed-states.ts";
 import type { BusEvent, EventBus } from "../core/event-bus.ts";
 import { MATCH_ALL } from "../core/event-bus.ts";
+import type { ExposedEntities } from "../core/exposed-entities.ts";
 import type { Registries } from "../core/registry.ts";
 import { areaJson, deviceJson, entityDisplay, entityExtended, entityPartial, labelJson } from "../core/registry-json.ts";
 import type { StateMachine } from "../core/state-machine.ts";
 import type { ServiceRegistry, ServiceRequest } from "../services/service-registry.ts";
-import { type SimUser, servicesJson, userJson } from "./describe.ts";
+import type { Command, CommandConnection } from "./command-types.ts";
+import { servicesJson, userJson } from "./describe.ts";
 import { HaError, Invalid } from "./errors.ts";
+import { exposeCommands } from "./expose-commands.ts";
 import { errorMessage, eventMessage, resultMessage } from "./messages.ts";
 import { type Fields, required, v } from "./schema.ts";
 
-/** The connection as commands see it. */
-export interface CommandConnection {
-  readonly user: SimUser;
-  /** Subscription id → unsubscribe, dropped when the connection closes (HA's `connection.subscriptions`). */
-  readonly subscriptions: Map<number, () => void>;
-  send(message: string): void;
-  setFeatures(features: Record<string, unknown>): void;
-  /** A new context carrying this connection's user, as HA's `connection.context(msg)`. */
-  context(): HassContext;
-}
+export type { Command, CommandConnection };
 
 export interface CommandDeps {
   bus: EventBus;
   states: StateMachine;
   registries: Registries;
+  /** Voice assistant exposure (`homeassistant/expose_entity…`). */
+  exposure: ExposedEntities;
   services: ServiceRegistry;
   config(): Record<string, unknown>;
   /** The simulator's wrapper around `services.call` (recording, scripted delays and failures). */
@@ -39,11 +34,6 @@ export interface CommandDeps {
   log: Logger | undefined;
   /** Commands of further components (the simulated cameras' `camera/*`). */
   extraCommands?: ReadonlyMap<string, Command>;
-}
-
-export interface Command {
-  fields: Fields;
-  handle(conn: CommandConnection, msg: Record<string, unknown> & { id: number }): void | Promise<void>;
 }
 
 /** The error a failed service call answers with, as handle_call_service maps exceptions. */
@@ -156,6 +146,7 @@ export function createCommands(deps: CommandDeps): Map<string, Command> {
   );
   add("config/area_registry/list", {}, (conn, msg) => sendResult(conn, msg.id, [...registries.areas.values()].map(areaJson)));
   add("config/label_registry/list", {}, (conn, msg) => sendResult(conn, msg.id, [...registries.labels.values()].map(labelJson)));
+  for (const [type, command] of exposeCommands(deps.exposure, registries)) commands.set(type, command);
   for (const [type, command] of deps.extraCommands ?? []) commands.set(type, command);
   return commands;
 }

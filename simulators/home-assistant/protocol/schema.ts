@@ -147,6 +147,43 @@ export const v = {
     },
     selector: { entity: {} },
   }),
+  /** `cv.entity_ids`: a list or comma-separated string of valid entity ids, lower-cased (no "all"). */
+  entityIdList: (): Field => ({
+    check(value) {
+      const list = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : null;
+      if (list === null) throw new Invalid("Entity IDs should be a list or a comma-separated string");
+      return list.map((item, index) => {
+        const id = String(item).trim().toLowerCase();
+        // `[cv.entity_id]` inside vol.All: the error names the item.
+        if (!isValidEntityId(id)) throw new Invalid(`Entity ID ${String(item)} is an invalid entity ID`, [index]);
+        return id;
+      });
+    },
+    selector: { entity: { multiple: true } },
+  }),
+  /** A list of one validator in a voluptuous schema (`[vol.In(...)]`, `[str]`): each item must pass it. */
+  listOf: (item: Field): Field => ({
+    check(value) {
+      if (!Array.isArray(value)) throw new Invalid("expected a list");
+      return value.map((entry, index) => {
+        try {
+          return item.check(entry);
+        } catch (error) {
+          if (error instanceof Invalid) throw new Invalid(error.message, [index, ...error.path], error.errorType);
+          throw error;
+        }
+      });
+    },
+    selector: { object: {} },
+  }),
+  /** A bare Python type in a schema (`str`, `bool`): checked, never coerced ("expected bool"). */
+  type: (name: "str" | "bool"): Field => ({
+    check(value) {
+      if (typeof value === (name === "str" ? "string" : "boolean")) return value;
+      throw new Invalid(`expected ${name}`);
+    },
+    selector: name === "bool" ? { boolean: {} } : { text: {} },
+  }),
   /** `vol.All(cv.ensure_list, [cv.string])` as used for device_id, area_id, floor_id and label_id. */
   stringList: (): Field => ({
     check(value) {

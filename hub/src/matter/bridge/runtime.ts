@@ -59,6 +59,10 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   readonly #devices: EntityDevices;
   #queue: Promise<unknown> = Promise.resolve();
   #unsubscribe: (() => void)[] = [];
+  /** Entities HA (or a mapping) changed structurally, waiting for the next reconciliation pass (one queued at a time). */
+  #pending = new Set<string>();
+  #passQueued = false;
+  #reconciliations = 0;
   readonly #plugins: PluginHostForBridge | undefined;
   /** Devices mounted by plugins. */
   readonly #pluginDevices: PluginDeviceShelf;
@@ -163,6 +167,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     if (this.#node) await this.#plugins?.stop("bridge stopping");
     const node = this.#node;
     for (const off of this.#unsubscribe.splice(0)) off();
+    this.#pending.clear();
     this.#teardownDevices();
     this.#node = undefined;
     if (node) {
@@ -232,6 +237,10 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     return this.#devices.size + this.#pluginDevices.size;
   }
 
+  reconciliations(): number {
+    return this.#reconciliations;
+  }
+
   devices(): BridgeDeviceInfo[] {
     return deviceRows(this.deps.ha.model, this.#devices.sets());
   }
@@ -285,18 +294,9 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   #watch(): void {
     const model = this.deps.ha.model;
     this.#unsubscribe.push(
-      model.onStructure((ids) => {
-        void this.#serial(async () => {
-          await this.#devices.reconcileChanged(ids);
-          this.onChange();
-        });
-      }),
+      model.onStructure((ids) => this.#structureChanged(ids)),
       this.deps.mappings.onChange((bridgeId, ids) => {
-        if (bridgeId !== this.#config.id) return;
-        void this.#serial(async () => {
-          await this.#devices.reconcileChanged(ids);
-          this.onChange();
-        });
+        if (bridgeId === this.#config.id) this.#structureChanged(ids);
       }),
     );
     const node = this.#node;
@@ -311,6 +311,29 @@ export class MatterBridgeRuntime implements BridgeRuntime {
         node.off("decommissioned", changed);
       });
     }
+  }
+
+  /**
+   * Queues one reconciliation pass for changed entities. Changes arriving before the pass starts join it: those of
+   * the same event-loop turn (one WebSocket frame carries many HA messages), and all that arrive while earlier work
+   * of the bridge runs. The model delivers a registry burst as one change (HomeAssistantModel.holdStructure), so a
+   * burst costs each bridge one pass, and a single change is reconciled at once.
+   */
+  #structureChanged(ids: Iterable<string>): void {
+    for (const id of ids) this.#pending.add(id);
+    if (this.#passQueued) return;
+    this.#passQueued = true;
+    void this.#serial(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      this.#passQueued = false;
+      const batch = this.#pending;
+      this.#pending = new Set();
+      if (!this.#node || batch.size === 0) return;
+      this.#reconciliations++;
+      this.#log.debug({ entities: batch.size, pass: this.#reconciliations }, "reconciling Home Assistant changes");
+      await this.#devices.reconcileChanged(batch);
+      this.onChange();
+    });
   }
 
   #teardownDevices(): void {

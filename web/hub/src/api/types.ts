@@ -145,6 +145,8 @@ export interface FilterValues {
   labels: FilterValue[];
   areas: FilterValue[];
   devices: FilterValue[];
+  /** `exposed_to` values: HA's known assistants (always), then others entities are exposed to; with counts. */
+  assistants: FilterValue[];
 }
 
 export interface Health {

@@ -11,6 +11,7 @@ import type {
   FilterValues,
   PreviewSettings,
 } from "../api/types.ts";
+import { assistantName, isAssistantId } from "../lib/assistants.ts";
 import { S } from "../strings.ts";
 import { ControllerWarnings } from "./controller-limits.tsx";
 
@@ -34,6 +35,9 @@ function valuesFor(type: FilterRuleType, values: FilterValues | undefined): Filt
       return values.deviceClasses;
     case "device":
       return values.devices;
+    case "exposed_to":
+      // Absent from an older hub's answer: the rule is then free text.
+      return values.assistants ?? null;
     default:
       return null;
   }
@@ -49,6 +53,7 @@ export function ruleError(rule: FilterRule, submitted: boolean): string | null {
       return S.form.invalidRegex;
     }
   }
+  if (rule.type === "exposed_to" && !isAssistantId(rule.value)) return S.form.invalidAssistant;
   return null;
 }
 
@@ -76,12 +81,20 @@ function RuleEditor({
   // Long lists (devices of a big home) stay a searchable text field; short ones are a plain choice.
   const asSelect = offered !== null && offered.length <= 400;
   const known = offered?.some((v) => v.value === rule.value) ?? false;
+  const [other, setOther] = useState(false);
+  const errorProps = {
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? `${id}-error` : undefined,
+  };
   return (
     <li class="rule" data-testid="filter-rule">
       <select
         aria-label={S.form.ruleType(index + 1)}
         value={rule.type}
-        onChange={(e) => onChange({ type: e.currentTarget.value as FilterRuleType, value: "" })}
+        onChange={(e) => {
+          setOther(false);
+          onChange({ type: e.currentTarget.value as FilterRuleType, value: "" });
+        }}
       >
         {RULE_TYPES.map((type) => (
           <option key={type} value={type}>
@@ -89,7 +102,17 @@ function RuleEditor({
           </option>
         ))}
       </select>
-      {asSelect ? (
+      {rule.type === "exposed_to" && asSelect ? (
+        <AssistantChoice
+          rule={rule}
+          index={index}
+          offered={offered}
+          other={other || (rule.value !== "" && !known)}
+          errorProps={errorProps}
+          onOther={setOther}
+          onChange={onChange}
+        />
+      ) : asSelect ? (
         <select
           aria-label={S.form.ruleValue(index + 1)}
           aria-invalid={error ? true : undefined}
@@ -141,6 +164,66 @@ function RuleEditor({
     </li>
   );
 }
+
+/**
+ * An `exposed_to` value: one of the assistants HA names (with how many entities are exposed to each), or, under
+ * "Other assistant id…", any id of HA's shape (an assistant HA adds later, or a custom integration's).
+ */
+function AssistantChoice({
+  rule,
+  index,
+  offered,
+  other,
+  errorProps,
+  onOther,
+  onChange,
+}: {
+  rule: FilterRule;
+  index: number;
+  offered: FilterValue[];
+  other: boolean;
+  errorProps: Record<string, string | boolean | undefined>;
+  onOther: (other: boolean) => void;
+  onChange: (rule: FilterRule) => void;
+}) {
+  return (
+    <div class="rule-value">
+      <select
+        aria-label={S.form.ruleValue(index + 1)}
+        {...(other ? {} : errorProps)}
+        value={other ? OTHER : rule.value}
+        onChange={(e) => {
+          const value = e.currentTarget.value;
+          onOther(value === OTHER);
+          onChange({ ...rule, value: value === OTHER ? "" : value });
+        }}
+      >
+        <option value="">{S.ruleTypes.exposed_to[1]}</option>
+        {offered.map((v) => (
+          <option key={v.value} value={v.value}>
+            {optionLabel({ ...v, name: v.name ?? assistantName(v.value) })}
+          </option>
+        ))}
+        <option value={OTHER}>{S.form.otherAssistant}</option>
+      </select>
+      {other ? (
+        <input
+          type="text"
+          aria-label={S.form.ruleAssistantId(index + 1)}
+          {...errorProps}
+          placeholder={S.form.assistantIdPlaceholder}
+          value={rule.value}
+          spellcheck={false}
+          autocapitalize="off"
+          onInput={(e) => onChange({ ...rule, value: e.currentTarget.value })}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** The choice that opens the free assistant id field (no assistant id contains a space). */
+const OTHER = "other assistant";
 
 function RuleList({
   title,
@@ -258,6 +341,7 @@ export function FilterPreviewPanel({ filter, settings }: { filter: BridgeFilter;
     ...(filter.within ? { within: usable(filter.within) } : {}),
   };
   const key = useDebounced(JSON.stringify({ filter: effective, settings }), 350);
+  const byAssistant = [...filter.include, ...filter.exclude, ...(filter.within ?? [])].some((r) => r.type === "exposed_to");
   const [preview, setPreview] = useState<FilterPreview | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [loading, setLoading] = useState(false);
@@ -312,6 +396,13 @@ export function FilterPreviewPanel({ filter, settings }: { filter: BridgeFilter;
                 <span class="preview-name">{e.name}</span>
                 <code>{e.entity_id}</code>
                 <span class="muted">{e.state ?? ""}</span>
+                {byAssistant ? (
+                  <span class="preview-assistants small" data-testid="preview-assistants">
+                    {e.exposed_to.length > 0
+                      ? S.form.exposedTo(e.exposed_to.map(assistantName).join(", "))
+                      : S.form.exposedToNone}
+                  </span>
+                ) : null}
               </li>
             ))}
             {preview.total > preview.entities.length ? (
