@@ -27,14 +27,14 @@ export type {
   PluginDeviceInfo,
 } from "./bridges/bridge-runtime.ts";
 export type { SplitBy, SplitGroup } from "./bridges/bridge-split.ts";
+export type { ControllerWarning } from "./bridges/controller-checks.ts";
+export type { ControllerEntry, DeviceTypeGap, LimitSource } from "./bridges/controller-limits.ts";
 export type {
   EndpointInspection,
   InspectedAttribute,
   InspectedChange,
   InspectedCluster,
 } from "./bridges/endpoint-inspection.ts";
-export type { ControllerWarning } from "./bridges/controller-checks.ts";
-export type { ControllerEntry, DeviceTypeGap, LimitSource } from "./bridges/controller-limits.ts";
 export type { BridgeFilter, FilterRule, FilterRuleType } from "./bridges/filter.ts";
 export type { SplitProposal } from "./bridges/split-actions.ts";
 export type { DiagnosticEvent } from "./diagnostics/diagnostic-bus.ts";

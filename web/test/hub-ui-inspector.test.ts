@@ -26,7 +26,7 @@ describe("hub UI: device inspector (demo home, real hub, headless Chromium)", { 
 
   const attribute = (p: Page, cluster: string, name: string): Locator =>
     p.locator(`[data-testid="cluster"][data-cluster="${cluster}"] [data-testid="attribute"][data-name="${name}"]`);
-  const valueOf = (p: Page, cluster: string, name: string) => attribute(p, cluster, name).getByTestId("attribute-value");
+  const valueCell = (p: Page, cluster: string, name: string) => attribute(p, cluster, name).getByTestId("attribute-value");
   const endpointOf = async (entityId: string) => {
     const { body } = await world.api<{ devices: DeviceRow[] }>("GET", `/api/matter/bridges/${bridgeId}/devices`);
     const number = body.devices.find((d) => d.entityId === entityId)?.endpointNumber;
@@ -72,11 +72,11 @@ describe("hub UI: device inspector (demo home, real hub, headless Chromium)", { 
     const clusters = await page.getByTestId("cluster").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-cluster")));
     for (const name of ["OnOff", "LevelControl", "ColorControl", "Descriptor", "BridgedDeviceBasicInformation"])
       assert.ok(clusters.includes(name), `${name} in ${clusters.join()}`);
-    assert.equal(await valueOf(page, "OnOff", "OnOff").textContent(), "false");
-    assert.equal(await valueOf(page, "OnOff", "StartUpOnOff").textContent(), "null", "nulls say null");
-    assert.match((await valueOf(page, "ColorControl", "ColorMode").textContent()) ?? "", /^[A-Za-z]+ \(\d\)$/, "enums by name");
+    assert.equal(await valueCell(page, "OnOff", "OnOff").textContent(), "false");
+    assert.equal(await valueCell(page, "OnOff", "StartUpOnOff").textContent(), "null", "nulls say null");
+    assert.match((await valueCell(page, "ColorControl", "ColorMode").textContent()) ?? "", /^[A-Za-z]+ \(\d\)$/, "enums by name");
     assert.match(
-      (await valueOf(page, "ColorControl", "ColorCapabilities").textContent()) ?? "",
+      (await valueCell(page, "ColorControl", "ColorCapabilities").textContent()) ?? "",
       /HueSaturation, Xy, ColorTemperature/,
       "bitmaps as flags",
     );
@@ -92,8 +92,8 @@ describe("hub UI: device inspector (demo home, real hub, headless Chromium)", { 
     assert.equal(await page.getByTestId("inspector-live").getAttribute("data-live"), "yes");
     world.sim.setState(LAMP, "on", { brightness: 77, color_mode: "color_temp", color_temp_kelvin: 2700 });
     await attribute(page, "OnOff", "OnOff").and(page.locator('[data-changed="yes"]')).waitFor({ timeout: 10_000 });
-    assert.equal(await valueOf(page, "OnOff", "OnOff").textContent(), "true");
-    await valueOf(page, "LevelControl", "CurrentLevel")
+    assert.equal(await valueCell(page, "OnOff", "OnOff").textContent(), "true");
+    await valueCell(page, "LevelControl", "CurrentLevel")
       .filter({ hasText: /^7[67]$/ })
       .waitFor({ timeout: 10_000 });
     assert.equal(await attribute(page, "LevelControl", "CurrentLevel").getAttribute("data-changed"), "yes");
@@ -113,10 +113,10 @@ describe("hub UI: device inspector (demo home, real hub, headless Chromium)", { 
       `/bridges/${bridgeId}/endpoints/${await endpointOf(LOCK)}`,
     );
     await page.getByTestId("inspector").waitFor();
-    await valueOf(page, "DoorLock", "RequirePinForRemoteOperation")
+    await valueCell(page, "DoorLock", "RequirePinForRemoteOperation")
       .filter({ hasText: /^true$/ })
       .waitFor({ timeout: 10_000 });
-    assert.equal(await valueOf(page, "DoorLock", "LockState").textContent(), "Locked (1)");
+    assert.equal(await valueCell(page, "DoorLock", "LockState").textContent(), "Locked (1)");
     assert.ok(!((await page.getByTestId("inspector").textContent()) ?? "").includes("482913"));
     // The bridge node (endpoint 0): certificates are named, not shown; its parts link to the aggregator and devices.
     await page.evaluate((hash) => {
