@@ -10,6 +10,7 @@
  * modules directly.
  */
 
+import type { ConnectionFailure } from "./diagnostics/diagnostics.service.ts";
 import type { publicEntry } from "./integrations/catalog/types.ts";
 import type { IntegrationsService } from "./integrations/integrations.service.ts";
 
@@ -29,6 +30,8 @@ export {
   type ClientLink,
 } from "./branding/branding-settings.ts";
 export type { DiagnosticsResult } from "./diagnostics/diagnostics.service.ts";
+/** The `errorCode`s of a failed check on save (`POST /api/admin/servers`, 422). */
+export type ServerCheckCode = ConnectionFailure["code"];
 export type { ConfigField, IntegrationType } from "./integrations/catalog/types.ts";
 export type { AppserviceCheck, IntegrationDiagnostics, IntegrationHealth } from "./integrations/integration-health.ts";
 export type { SecretRecord } from "./integrations/integration-secrets.ts";

@@ -20,6 +20,7 @@ import {
   type ProfileSync,
   type RoomAssignmentRecord as RoomAssignment,
   type SecretRecord,
+  type ServerCheckCode,
   type IntegrationDiagnostics as ServerIntegrationDiagnostics,
   type ServerRecord,
   type TokenCheck,
@@ -88,8 +89,23 @@ export type ServerAction = "enable" | "disable" | "set_default" | "diagnostics";
 
 export const listServers = () => admin<{ servers: ServerRecord[] }>("api/admin/servers").then((r) => r.servers);
 export const getServer = (id: string) => admin<{ server: ServerRecord }>(`api/admin/servers/${id}`).then((r) => r.server);
-export const createServer = (body: Record<string, unknown>) =>
-  send<{ server: ServerRecord }>("POST", "api/admin/servers", body).then((r) => r.server);
+/**
+ * Adds a server. The portal first checks that its homeserver answers and takes the admin token (422 with one of
+ * SERVER_CHECK_CODES otherwise); `saveAnyway` stores it without that check.
+ */
+export const createServer = (body: Record<string, unknown>, saveAnyway = false) =>
+  send<{ server: ServerRecord; diagnostics?: HomeserverDiagnostics }>(
+    "POST",
+    `api/admin/servers${query({ saveAnyway: saveAnyway ? "true" : undefined })}`,
+    body,
+  );
+/** The refusals of the check on save that "Save anyway" may override. */
+export const SERVER_CHECK_CODES: readonly ServerCheckCode[] = [
+  "HOMESERVER_UNREACHABLE",
+  "ADMIN_API_UNREACHABLE",
+  "ADMIN_TOKEN_REFUSED",
+  "SERVER_NAME_MISMATCH",
+];
 export const updateServer = (id: string, body: Record<string, unknown>) =>
   send<{ server: ServerRecord }>("PUT", `api/admin/servers/${id}`, body).then((r) => r.server);
 export const serverAction = (id: string, action: ServerAction) =>
