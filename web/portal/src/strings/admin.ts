@@ -296,18 +296,72 @@ export const A = {
     accentColor: "Accent colour",
     backgroundColor: "Background colour",
     textColor: "Text colour",
-    colourRule: "A hex colour such as #0dbd8b",
+    colourRule: "A hex colour such as #0a7f5f",
     pick: (label: string) => `Pick the ${label.toLowerCase()}`,
     colorScheme: "Colour scheme",
     colorSchemeHint: "Automatic follows the visitor's device setting.",
     schemeAuto: "Automatic (light or dark)",
     light: "Light",
     dark: "Dark",
-    contrastWarning: {
-      text: (ratio: string) =>
-        `Text on the background has a contrast of ${ratio}:1 (4.5:1 needed). The page keeps text readable on its cards, but text on the background itself may be hard to read.`,
-      primary: (ratio: string) =>
-        `The primary colour has a contrast of ${ratio}:1 against white (3:1 needed); buttons and links are darkened automatically to stay readable.`,
+    contrast: {
+      title: "Contrast",
+      intro:
+        "Your colours are used exactly as chosen. Each pair below is measured as the sign-up page draws it, with the WCAG 2 contrast ratio and the ratio the AA level asks for (4.5:1 for text, 3:1 for buttons and focus rings). In the dark scheme the page uses its own dark background, card and text; links there are drawn in that text colour.",
+      allPass: "Every colour pair reaches the WCAG AA contrast.",
+      failing: (n: number) =>
+        `${n} colour pair${n === 1 ? " is" : "s are"} below the WCAG AA contrast: some visitors will find ${n === 1 ? "it" : "them"} hard to read. The colours are kept as you chose them.`,
+      on: "on",
+      measured: (fg: string, against: string, bg: string) => `${fg} against ${against} ${bg}`,
+      needs: (ratio: string) => `needs ${ratio}`,
+      low: "Low",
+      scheme: { light: "Light scheme (your colours)", dark: "Dark scheme (visitors whose device is set to dark)" },
+      checks: {
+        textOnCard: {
+          label: "Text on the card",
+          against: "the white card",
+          advice: "Choose a darker text colour.",
+        },
+        textOnBackground: {
+          label: "Text on the page background",
+          against: "the background colour",
+          advice: "Text outside the card (minimal layout, footer) sits on the background: make one of them darker or lighter.",
+        },
+        buttonOnCard: {
+          label: "Button on the card",
+          against: "the white card",
+          advice: "The button hardly stands out from the card: choose a darker primary colour.",
+        },
+        buttonLabel: {
+          label: "Button label",
+          against: "the primary colour",
+          advice: "Neither black nor white reads well on this primary colour.",
+        },
+        linksOnCard: {
+          label: "Links on the card",
+          against: "the white card",
+          advice: "Links are drawn in the text colour instead, because the primary colour is too light for text.",
+        },
+        focusOnCard: {
+          label: "Focus ring on the card",
+          against: "the white card",
+          advice: "Keyboard users may not see where they are: choose a darker accent colour.",
+        },
+        buttonOnDarkCard: {
+          label: "Button on the dark card",
+          against: "the dark card",
+          advice: "The button hardly stands out in the dark scheme: choose a lighter primary colour, or force the light scheme.",
+        },
+        buttonLabelDark: {
+          label: "Button label (dark scheme)",
+          against: "the primary colour",
+          advice: "Neither black nor white reads well on this primary colour.",
+        },
+        focusOnDarkCard: {
+          label: "Focus ring on the dark card",
+          against: "the dark card",
+          advice: "Keyboard users may not see where they are in the dark scheme: choose a lighter accent colour.",
+        },
+      },
     },
     links: "Links",
     privacyPolicyUrl: "Privacy policy URL",
