@@ -4,8 +4,9 @@
  * any drift between server and UI.
  *
  * What may go in here: type re-exports and types derived from server code (erased from the browser bundle), and
- * value re-exports only from leaf modules that hold plain constants and import nothing at run time (such as
- * `bots/feature-keys.ts`, `branding/branding-settings.ts`). Never a runtime import of a service, route, repository
+ * value re-exports only from leaf modules that hold plain constants or pure functions and import nothing at run time
+ * (such as `bots/feature-keys.ts`, `branding/branding-settings.ts`, and `bots/bot-settings.ts`, whose check the
+ * console runs on the bot settings form so that it shows per field exactly what the portal would refuse). Never a runtime import of a service, route, repository
  * or library: Vite would bundle it into the browser. Server code does not import this module; it imports the leaf
  * modules directly.
  */
@@ -18,6 +19,13 @@ export type { AuditEntry } from "./audit/audit.service.ts";
 export type { SessionUser } from "./auth/auth.service.ts";
 export type { ProfileSync, TokenCheck } from "./bots/bot-account.ts";
 export type { BotDetail, BotRecord, FeatureRecord, RoomAssignmentRecord } from "./bots/bot-records.ts";
+export {
+  type BotSetting,
+  checkBotSettings,
+  type EntryField,
+  type SettingProblem,
+  type SettingProblems,
+} from "./bots/bot-settings.ts";
 export type { BotTemplate } from "./bots/bot-templates.ts";
 export { FEATURE_KEYS, type FeatureKey } from "./bots/feature-keys.ts";
 export type { AssetRecord, ProfileRecord, PublicBranding } from "./branding/branding.service.ts";

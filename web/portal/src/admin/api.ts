@@ -5,10 +5,13 @@ import {
   type AuditEntry,
   type BotDetail,
   type BotRecord,
+  type BotSetting,
   type BotTemplate,
   type CatalogEntry,
   type ConfigField,
+  checkBotSettings,
   type DashboardStats,
+  type EntryField,
   FEATURE_KEYS,
   type FeatureRecord as FeatureToggle,
   type DiagnosticsResult as HomeserverDiagnostics,
@@ -23,6 +26,8 @@ import {
   type ServerCheckCode,
   type IntegrationDiagnostics as ServerIntegrationDiagnostics,
   type ServerRecord,
+  type SettingProblem,
+  type SettingProblems,
   type TokenCheck,
   type TokenRecord,
 } from "../../../../portal/src/contract.ts";
@@ -39,10 +44,12 @@ export type {
   AuditEntry,
   BotDetail,
   BotRecord,
+  BotSetting,
   BotTemplate,
   CatalogEntry,
   ConfigField,
   DashboardStats,
+  EntryField,
   FeatureToggle,
   HomeserverDiagnostics,
   IntegrationDetail,
@@ -53,6 +60,8 @@ export type {
   RoomAssignment,
   SecretRecord,
   ServerRecord,
+  SettingProblem,
+  SettingProblems,
   TokenCheck,
   TokenRecord,
 };
@@ -165,8 +174,8 @@ export const deleteAsset = (id: string, assetId: string) =>
   send<{ deleted: true }>("DELETE", `api/admin/branding/${id}/assets/${assetId}`);
 
 // ---------- bots ----------
-/** The bot features, in the portal's order. */
-export { FEATURE_KEYS };
+/** The bot features, in the portal's order; the portal's own check of a bot's settings. */
+export { checkBotSettings, FEATURE_KEYS };
 
 export const listBotTemplates = () =>
   admin<{ templates: BotTemplate[] }>("api/admin/bots?view=templates").then((r) => r.templates);

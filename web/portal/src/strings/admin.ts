@@ -2,6 +2,7 @@
  * Every string the admin console shows, in one place (English). Functions take the values they interpolate.
  * The public sign-up page's strings are in public.ts beside this file (its bundle does not carry these).
  */
+import type { SettingProblem } from "../../../../portal/src/contract.ts";
 import { UI } from "../../../common/strings.ts";
 
 export const A = {
@@ -443,7 +444,49 @@ export const A = {
     avatarHint: "Optional, e.g. mxc://example.org/abc123.",
     config: "Settings (JSON)",
     configHint: "Template-specific settings the bot reads.",
+    configJsonHint:
+      "The settings as the portal stores them. Changes here show in the form; keys the template does not know are refused.",
+    configFreeForm: "This template has no fixed settings: enter any JSON object the bot reads.",
     configRule: "Enter a JSON object, e.g. {}",
+    settingsMode: "How to edit the settings",
+    modeForm: "Form",
+    modeJson: "JSON (for experts)",
+    jsonProblems: "Settings that do not fit",
+    settingsForm: {
+      onePerLine: "One per line",
+      line: (n: number, problem: string) => `Line ${n}: ${problem}`,
+      range: (min: number, max: number, unit?: string) => `From ${min} to ${max}${unit ? ` ${unit}` : ""}.`,
+      noEntries: "None yet.",
+      entry: (label: string, n: number) => `${label} ${n}`,
+      remove: (label: string, n: number) => `Remove ${label.toLowerCase()} ${n}`,
+      add: (label: string) => `Add ${label.toLowerCase()}`,
+    },
+    problem: (problem: SettingProblem): string => {
+      switch (problem.code) {
+        case "unknown":
+          return "Not a setting of this template";
+        case "type":
+          return {
+            text: "Enter text",
+            boolean: "Must be on or off",
+            integer: "Enter a whole number",
+            list: "Must be a list",
+            entry: "Must be an entry with the fields shown",
+          }[problem.expected];
+        case "required":
+          return "Required";
+        case "tooLong":
+          return `At most ${problem.max} characters`;
+        case "pattern":
+          return problem.hint ? `Enter ${problem.hint}` : "Not in the expected format";
+        case "range":
+          return `Enter a number from ${problem.min} to ${problem.max}`;
+        case "choice":
+          return `Choose one of ${problem.options.join(", ")}`;
+        case "tooMany":
+          return `At most ${problem.max}`;
+      }
+    },
     details: "Details",
     settings: "Settings",
     matrixId: "Matrix ID",
