@@ -52,7 +52,7 @@ function EditBot({ bot, onSaved }: { bot: BotDetail; onSaved: () => void }) {
         <BotDisplayNameField value={displayName} onInput={setDisplayName} />
         <BotAvatarField value={avatarUrl} onInput={setAvatarUrl} />
       </div>
-      <h3>{A.bots.settings}</h3>
+      <h3>{A.bots.templateSettings}</h3>
       {settings.editor}
       <button type="submit" class="btn btn-primary" disabled={busy}>
         {A.common.save}

@@ -87,7 +87,7 @@ export function useBotSettings(settings: BotSetting[] | null, initial: Record<st
             <button
               key={option}
               type="button"
-              class={`btn btn-small${mode === option ? " btn-primary" : ""}`}
+              class="btn btn-small"
               aria-pressed={mode === option}
               disabled={option === "form" && jsonError !== null}
               onClick={() => switchTo(option)}

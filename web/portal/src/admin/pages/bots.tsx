@@ -68,7 +68,7 @@ function CreateBot({ serverId, template, onCancel }: { serverId: string; templat
           </Field>
           <BotAvatarField value={avatarUrl} onInput={setAvatarUrl} />
         </div>
-        <h3>{A.bots.settings}</h3>
+        <h3>{A.bots.templateSettings}</h3>
         {settings.editor}
         <div class="form-actions">
           <button type="submit" class="btn btn-primary" disabled={busy}>
