@@ -4,6 +4,8 @@ import type { Dispatcher } from "undici";
 import type { Logger } from "../../lib/logger.ts";
 import { AuditRepository } from "./audit/audit.repository.ts";
 import { AuditService } from "./audit/audit.service.ts";
+import { AuditNamesRepository } from "./audit/audit-names.repository.ts";
+import { LoginAudit } from "./audit/login-audit.ts";
 import { AuthRepository } from "./auth/auth.repository.ts";
 import { AuthService } from "./auth/auth.service.ts";
 import { BotsRepository } from "./bots/bots.repository.ts";
@@ -45,6 +47,8 @@ export interface PortalServices {
   readonly registration: RegistrationService;
   readonly diagnostics: DiagnosticsService;
   readonly audit: AuditService;
+  /** Admin logins in the audit log; `flush()` at shutdown writes the summary of a flood still being counted. */
+  readonly loginAudit: LoginAudit;
   readonly stats: StatsService;
   readonly branding: BrandingService;
   readonly bots: BotsService;
@@ -101,7 +105,8 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
     deps.log.child({ component: "homeserver" }),
     (outcome, seconds) => metrics.homeserverCall(outcome, seconds),
   );
-  const audit = new AuditService(new AuditRepository(deps.db), now);
+  const audit = new AuditService(new AuditRepository(deps.db), new AuditNamesRepository(deps.db), now);
+  const loginAudit = new LoginAudit(audit, now);
   // Both write the servers table; the servers repository keeps rows in memory and must see the other's writes.
   const serverWrites = new WriteGeneration();
   const serversRepository = new ServersRepository(deps.db, serverWrites);
@@ -158,6 +163,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
         now,
         authLog,
         deps.passwordHashing ?? DEFAULT_SCRYPT,
+        loginAudit,
       ),
       servers,
       resolver,
@@ -174,6 +180,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
       ),
       diagnostics,
       audit,
+      loginAudit,
       stats: new StatsService(tokens, registrationsRepository, now),
       branding,
       bots,
