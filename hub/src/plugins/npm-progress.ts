@@ -19,7 +19,8 @@ export function npmLineProgress(raw: string): { phase?: InstallPhase; message: s
   const body = line.replace(/^npm (silly|verbose|http|info|notice|warn|error|ERR!) /, "");
   const level = /^npm (\S+)/.exec(line)?.[1];
   if (level === "verbose" || level === "info") return undefined;
-  if (/^(config|logfile|packumentCache|unfinished npm timer|timing)\b/.test(body)) return undefined;
+  // npm's configuration, its timers, and `npm view` printing the whole packument line by line: no progress.
+  if (/^(config|logfile|packumentCache|unfinished npm timer|timing|view)\b/.test(body)) return undefined;
   const message = body.slice(0, 300);
   if (/^(idealTree|fetch manifest|placeDep|resolve)\b/.test(body)) return { phase: "resolving", message };
   if (/^http fetch GET \S+ \S+\.tgz\b/.test(body) || /^(reify|tarball)\b/.test(body)) return { phase: "fetching", message };
