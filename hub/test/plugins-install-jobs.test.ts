@@ -230,9 +230,9 @@ describe("plugin installs as jobs over HTTP (real hub, real npm, local registry)
     assert.equal(wrongType.status, 415);
     assert.equal(await count(), before);
 
-    const upload = await hub.app.request("/api/plugins/installs/upload", {
+    const upload = await hub.app.request("/api/plugins/installs/upload?file=broken.tgz", {
       method: "POST",
-      headers: { "content-type": "application/octet-stream", "x-file-name": "broken.tgz" },
+      headers: { "content-type": "application/octet-stream" },
       body: "not a tarball",
     });
     assert.equal(upload.status, 202);

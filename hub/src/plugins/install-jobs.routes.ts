@@ -18,9 +18,9 @@ import type { PluginService } from "./plugin-service.ts";
 const PackageSchema = v.object({ packageName: v.pipe(v.string(), v.trim(), v.nonEmpty("packageName must not be empty")) });
 /** Keeps ingress proxies from closing a stream while npm is quiet (a large download). */
 const HEARTBEAT_MS = 15_000;
-/** How an upload job names its archive: the client's `X-File-Name`, cut to something printable. */
+/** How an upload job names its archive: the client's `?file=` (its file name), cut to something printable. */
 const fileNameOf = (c: Context) =>
-  (c.req.header("x-file-name") ?? "upload.tgz")
+  (c.req.query("file") ?? "upload.tgz")
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is left out
     .replace(/[\u0000-\u001f\u007f]/g, "")
     .slice(0, 200) || "upload.tgz";

@@ -73,7 +73,7 @@ export function errorTail(output: string): string {
  */
 export function describeNpmFailure(output: string, command: string, subject: string): NpmError {
   const code = errorCode(output);
-  const details = redactNpmOutput(output);
+  const details = npmDetails(output);
   const fail = (kind: NpmFailureCode, sentence: string) => new NpmError(sentence, kind, details);
   const name = subject.replace(/^(@?[^@]+)@.*$/, "$1");
   const range = subject.slice(name.length + 1);
@@ -130,23 +130,38 @@ export function describeNpmFailure(output: string, command: string, subject: str
   return fail("npm-failed", `npm ${command} ${subject} failed: ${errorTail(output) || "no error message"}`);
 }
 
-/** How much of npm's output "details" keeps: the end, where npm puts its error. */
+/** How much of npm's output "details" keeps: its error lines, then the end of its output. */
 export const DETAILS_MAX_CHARS = 16 * 1024;
 
 /**
- * npm's output with credentials replaced by `***` (registry tokens and passwords as `.npmrc` lines or environment
- * assignments, `Authorization` values, user:password in URLs, npm's `npm_…` tokens), cut to its last
- * {@link DETAILS_MAX_CHARS} characters at a line start.
+ * "Details" of a failed run: npm's `error` lines first (what a person looks for, which a `silly` log buries under
+ * hundreds of lines), then npm's whole output as far as it fits; redacted.
  */
-export function redactNpmOutput(output: string): string {
+export function npmDetails(output: string): string {
+  const errors = output
+    .split("\n")
+    .filter((line) => /^npm (error|ERR!) /.test(line) && !/A complete log of this run/.test(line))
+    .join("\n")
+    .slice(0, 4096);
+  if (errors === "") return redactNpmOutput(output);
+  const head = `${errors}\n\nnpm's whole output:\n`;
+  return redactNpmOutput(head + redactNpmOutput(output, DETAILS_MAX_CHARS - head.length), DETAILS_MAX_CHARS + 64);
+}
+
+/**
+ * npm's output with credentials replaced by `***` (registry tokens and passwords as `.npmrc` lines or environment
+ * assignments, `Authorization` values, user:password in URLs, npm's `npm_…` tokens), cut to its last `maxChars`
+ * characters at a line start.
+ */
+export function redactNpmOutput(output: string, maxChars = DETAILS_MAX_CHARS): string {
   const redacted = output
     .replace(/((?:_authToken|_auth|_password|password|token|NPM_TOKEN|NODE_AUTH_TOKEN)["']?\s*[=:]\s*["']?)[^\s"',]+/gi, "$1***")
     .replace(/(authorization["']?\s*[:=]\s*["']?(?:bearer|basic)?\s*)[^\s"',]+/gi, "$1***")
     .replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, "$1 ***")
     .replace(/(\/\/)[^/\s:@]+:[^/\s@]+@/g, "$1***@")
     .replace(/\bnpm_[A-Za-z0-9]{20,}\b/g, "npm_***");
-  if (redacted.length <= DETAILS_MAX_CHARS) return redacted;
-  const tail = redacted.slice(-DETAILS_MAX_CHARS);
+  if (redacted.length <= maxChars) return redacted;
+  const tail = redacted.slice(-maxChars);
   const start = tail.indexOf("\n");
   return `… (earlier output left out)\n${start >= 0 ? tail.slice(start + 1) : tail}`;
 }

@@ -140,8 +140,11 @@ describe("npm runner", () => {
       assert.ok(error instanceof NpmError);
       assert.match(error.message, /^The npm registry refused access to @private\/x \(401\)/);
       const details = error.details ?? "";
-      assert.ok(details.length <= DETAILS_MAX_CHARS + 40, `bounded: ${details.length}`);
-      assert.match(details, /^… \(earlier output left out\)\n/);
+      assert.ok(details.length <= DETAILS_MAX_CHARS + 64, `bounded: ${details.length}`);
+      assert.match(
+        details,
+        /^npm error code E401\nnpm error 401 Unauthorized\n\nnpm's whole output:\n… \(earlier output left out\)\n/,
+      );
       assert.match(details, /npm error 401 Unauthorized$/);
       for (const secret of ["npm_abcdefghijklmnop", "dXNlcjpzZWNyZXQ", "hunter22", "abcdef0123456789", "my-private-token"]) {
         assert.ok(!details.includes(secret), `${secret} is not in the details`);
