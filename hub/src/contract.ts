@@ -45,7 +45,9 @@ export type { LogEntry } from "./logs/log-ring.ts";
 export type { CompanionRole, DeviceTypeKey } from "./matter/model/contract.ts";
 export type { MetricsSnapshot } from "./metrics/metrics-sources.ts";
 export type { PluginConfigSchema } from "./plugins/api.ts";
+export type { InstallEvent, InstallJobState, InstallJobView } from "./plugins/install-jobs.ts";
 export type { SlotInfo } from "./plugins/managed-slot.ts";
+export type { InstallPhase } from "./plugins/npm-progress.ts";
 export type { InstalledPackage } from "./plugins/package-registry.ts";
 export type { SystemInfo } from "./system/system-info.ts";
 
