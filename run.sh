@@ -75,9 +75,16 @@ if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
   # The ingress port is on the host network: only the Supervisor's proxy and our own health check may use it.
   export HUB_ALLOWED_IPS=172.30.32.2,127.0.0.1,::1
   level=$(option log_level); export HUB_LOG_LEVEL=${level:-info} PORTAL_LOG_LEVEL=${level:-info}
+  # The add-on's config folder (`map: addon_config`, /addon_configs/<repository>_matter_hub on the host): each server
+  # keeps its log of this run and the previous one there, readable after a restart the Log tab no longer shows.
+  addon_config=${ADDON_CONFIG_DIR:-/config}
+  if [ -d "$addon_config" ] && [ -w "$addon_config" ]; then
+    export HUB_LOG_FILE=$addon_config/logs/hub.log PORTAL_LOG_FILE=$addon_config/logs/portal.log
+  fi
   export HUB_AUTH_USERNAME=$(option hub_username) HUB_AUTH_PASSWORD=$(option hub_password)
   export HUB_MDNS_INTERFACE=$(option mdns_interface)
   export PORTAL_ADMIN_EMAIL=$(option portal_admin_email) PORTAL_ADMIN_PASSWORD=$(option portal_admin_password)
+  export PORTAL_METRICS_TOKEN=$(option portal_metrics_token)
   export PORTAL_PORT=${portal_port:-8483}
   # The hub's LAN port (Network 8484/tcp, off by default) for scripts and Prometheus: no allow-list there, so the hub
   # opens it only with hub_username/hub_password set, and logs why not otherwise.
@@ -113,7 +120,7 @@ pids=()
 # sees the HA token, the Supervisor token or the hub's login (docs/SECURITY.md).
 secrets_of_other() {
   case $1 in
-    hub) echo -u PORTAL_ADMIN_PASSWORD -u PORTAL_SECRET_KEY ;;
+    hub) echo -u PORTAL_ADMIN_PASSWORD -u PORTAL_SECRET_KEY -u PORTAL_METRICS_TOKEN ;;
     portal) echo -u HA_TOKEN -u SUPERVISOR_TOKEN -u HUB_AUTH_USERNAME -u HUB_AUTH_PASSWORD ;;
   esac
 }

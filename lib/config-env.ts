@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { LOG_FORMATS, type LogFormat } from "./log-format.ts";
 import { LOG_LEVELS } from "./logger.ts";
 
 /** Raised when the environment does not describe a valid configuration; main prints it as one line. */
@@ -30,6 +31,17 @@ export function portVariable(fallback: number, allowZero = false) {
     String(fallback),
   );
 }
+
+/** HUB_LOG_FORMAT / PORTAL_LOG_FORMAT: readable lines unless JSON is asked for (lib/log-format.ts). */
+export const logFormatVariable = v.optional(
+  v.pipe(
+    trimmed,
+    v.toLowerCase(),
+    v.picklist(["", ...LOG_FORMATS], `must be one of ${LOG_FORMATS.join(", ")}`),
+    v.transform((value): LogFormat => (value === "" ? "pretty" : value)),
+  ),
+  "",
+);
 
 export const logLevelVariable = v.optional(v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`), "info");
 

@@ -53,6 +53,52 @@ describe("add-on manifest", () => {
     assert.equal(config.ingress, true);
   });
 
+  it("names its home, a prebuilt image, the Home Assistant it needs, and its config folder (issue 21 item 10)", () => {
+    const url = new URL(String(config.url));
+    assert.equal(url.protocol, "https:");
+    const [, owner] = url.pathname.split("/");
+    // The generic multi-arch name (Supervisor resolves the platform), under the same owner as the repository.
+    assert.equal(config.image, `ghcr.io/${owner}/matter-hub`);
+    // Not newer than the Home Assistant the interop suite runs (docs/INTEROP.md), same major.minor.
+    const tested = read("docs/INTEROP.md").match(/core (\d{4}\.\d+)\.\d+/)?.[1];
+    assert.ok(tested, "docs/INTEROP.md names the tested core");
+    assert.match(String(config.homeassistant), /^\d{4}\.\d{1,2}\.\d+$/);
+    assert.equal(String(config.homeassistant).split(".").slice(0, 2).join("."), tested);
+    assert.deepEqual(config.map, [{ type: "addon_config", read_only: false }]);
+    assert.match(read("run.sh"), /addon_config=\$\{ADDON_CONFIG_DIR:-\/config\}/);
+    assert.match(read("run.sh"), /export HUB_LOG_FILE=\$addon_config\/logs\/hub\.log PORTAL_LOG_FILE=/);
+  });
+
+  it("has a builder workflow that builds every architecture of config.yaml and publishes what `image` names", () => {
+    const workflow = YAML.parse(read(".github/workflows/builder.yaml")) as {
+      env: Record<string, string>;
+      on: Record<string, unknown>;
+      jobs: Record<string, { steps?: { uses?: string; run?: string; with?: Record<string, unknown> }[] }>;
+    };
+    const text = read(".github/workflows/builder.yaml");
+    assert.equal(`ghcr.io/${new URL(String(config.url)).pathname.split("/")[1]}/${workflow.env.IMAGE_NAME}`, config.image);
+    assert.deepEqual(Object.keys(workflow.on).sort(), ["pull_request", "push", "release"]);
+    const uses = Object.values(workflow.jobs).flatMap((job) => (job.steps ?? []).map((step) => step.uses ?? ""));
+    for (const action of ["prepare-multi-arch-matrix", "build-image", "publish-multi-arch-manifest"]) {
+      const step = uses.find((name) => name.startsWith(`home-assistant/builder/actions/${action}@`));
+      assert.ok(step, action);
+      assert.match(step, /@\d{4}\.\d{2}\.\d+$/, `${action} is pinned to a release`);
+    }
+    assert.ok(!/home-assistant\/builder@/.test(text), "not the retired legacy action");
+    // The architectures and the version come from config.yaml, and a release must match them.
+    assert.match(text, /yq -o=json -I=0 '\.arch' config\.yaml/);
+    assert.match(text, /yq '\.version' config\.yaml/);
+    assert.match(text, /push: \$\{\{ github\.event_name == 'release' \}\}/);
+  });
+
+  it("documents both ways to install: the prebuilt image and a local build", () => {
+    const docs = read("DOCS.md");
+    assert.match(docs, /### Prebuilt image/);
+    assert.match(docs, /### Local build/);
+    assert.ok(docs.includes(String(config.image)));
+    assert.match(read("README.md"), /\.github\/workflows\/builder\.yaml/);
+  });
+
   it("build.yaml validates against the build schema, with no default-valued key", () => {
     assert.deepEqual(validate("build.schema.json", build), []);
     assert.deepEqual(defaultValued("build.schema.json", build), []);

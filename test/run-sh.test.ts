@@ -133,6 +133,7 @@ describe("run.sh", () => {
     const env = {
       ...process.env,
       ADDON_OPTIONS_FILE: join(dataDir, "options.json"),
+      ADDON_CONFIG_DIR: dataDir,
       SUPERVISOR_TOKEN: "supervisor-secret-token",
       SUPERVISOR_API: `http://127.0.0.1:${supervisorPort}`,
       HUB_PORT_FILE: join(dataDir, "hub.port"),
@@ -147,10 +148,17 @@ describe("run.sh", () => {
       assert.ok(!existsSync(join(lockDir, "matter.lock")) && !existsSync(join(lockDir, "matter.pid")));
       assert.match(run.output(), /removed stale lock/);
       assert.doesNotMatch(run.output(), /started portal/);
-      // log_level debug took effect: the health request above is logged at debug (written just after its answer).
+      // log_level debug took effect: the health request above is logged at debug (written just after its answer), in
+      // the readable format that the add-on's Log tab shows.
+      const debugLine = / DEBUG hub \[http\] request method=GET path=\/api\/health status=200 ms=\d+\n/;
       const deadline = Date.now() + 5000;
-      while (!/"level":"debug"/.test(run.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      assert.match(run.output(), /"level":"debug"/);
+      while (!debugLine.test(run.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.match(run.output(), debugLine);
+      assert.doesNotMatch(run.output(), /"level":/, "no JSON lines by default");
+      // The add-on's config folder keeps the log too, readable, for after a restart.
+      const logFile = readFileSync(join(dataDir, "logs", "hub.log"), "utf8");
+      assert.match(logFile, / INFO {2}hub Matter Hub \S+ started /);
+      assert.doesNotMatch(logFile, /supervisor-secret-token/);
       assert.match(run.output(), new RegExp(`not opening the LAN port ${lanPort}: it requires authentication`));
       await assert.rejects(getFromLan(lanPort, "/api/health/live"), "nothing listens on the LAN port");
     } finally {

@@ -137,6 +137,8 @@ export async function spawnHub(options: {
       HA_URL: options.sim.url,
       HA_TOKEN: options.sim.token,
       HUB_LOG_LEVEL: "info",
+      // Readiness is a log line read as JSON (subject.ts).
+      HUB_LOG_FORMAT: "json",
       HUB_MDNS_INTERFACE: "lo",
       NODE_ENV: "production",
     },

@@ -85,6 +85,8 @@ runDriver<PortalJob, PortalResult>(
       PORTAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
       PORTAL_TRUSTED_PROXIES: "127.0.0.1",
       PORTAL_LOG_LEVEL: job.logLevel ?? "info",
+      // Readiness and timings are log lines read as JSON.
+      PORTAL_LOG_FORMAT: "json",
       HA_URL: "http://homeassistant.invalid:8123",
       NODE_ENV: "production",
     };

@@ -35,3 +35,16 @@ describe("hub configuration: the HTTP edge", () => {
     }
   });
 });
+
+describe("hub configuration: the log", () => {
+  it("writes readable lines unless HUB_LOG_FORMAT=json, and refuses other formats with one line", () => {
+    assert.equal(load({}).logFormat, "pretty");
+    assert.equal(load({ HUB_LOG_FORMAT: "" }).logFormat, "pretty");
+    assert.equal(load({ HUB_LOG_FORMAT: " JSON " }).logFormat, "json");
+    assert.equal(load({ HUB_LOG_FORMAT: "pretty" }).logFormat, "pretty");
+    assert.throws(
+      () => load({ HUB_LOG_FORMAT: "yaml" }),
+      (error: Error) => error instanceof ConfigError && /HUB_LOG_FORMAT.*must be one of pretty, json/.test(error.message),
+    );
+  });
+});

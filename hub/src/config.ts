@@ -1,6 +1,15 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
-import { ConfigError, flagVariable, logLevelVariable, optionalText, parseEnv, portVariable } from "../../lib/config-env.ts";
+import {
+  ConfigError,
+  flagVariable,
+  logFormatVariable,
+  logLevelVariable,
+  optionalText,
+  parseEnv,
+  portVariable,
+} from "../../lib/config-env.ts";
+import type { LogFormat } from "../../lib/log-format.ts";
 import type { LogLevel } from "../../lib/logger.ts";
 import { EnvCredentials } from "./auth/env-credentials.ts";
 
@@ -21,6 +30,10 @@ export interface HubConfig {
   /** The password is hashed once at start and then dropped (env-credentials.ts). */
   readonly auth: EnvCredentials | undefined;
   readonly logLevel: LogLevel;
+  /** How stdout gets the log: readable lines (default) or JSON (`HUB_LOG_FORMAT=json`). */
+  readonly logFormat: LogFormat;
+  /** HUB_LOG_FILE: a file that keeps this run's log too (the add-on's /config/logs/), unset for none. */
+  readonly logFile: string | undefined;
   readonly mdnsInterface: string | undefined;
   /** Demo mode: no HA configured (or HUB_DEMO=1), the hub runs against the built-in simulated home. */
   readonly demo: boolean;
@@ -107,6 +120,8 @@ const EnvSchema = v.object({
   HUB_AUTH_USERNAME: optionalText,
   HUB_AUTH_PASSWORD: optionalText,
   HUB_LOG_LEVEL: logLevelVariable,
+  HUB_LOG_FORMAT: logFormatVariable,
+  HUB_LOG_FILE: optionalText,
   HUB_MDNS_INTERFACE: optionalText,
   HUB_DEMO: flagVariable,
 });
@@ -137,6 +152,8 @@ export function loadHubConfig(env: Record<string, string | undefined>, repoRoot:
     ha: !demo && e.HA_URL && e.HA_TOKEN ? { url: e.HA_URL.replace(/\/+$/, ""), token: e.HA_TOKEN } : undefined,
     auth: e.HUB_AUTH_USERNAME && e.HUB_AUTH_PASSWORD ? new EnvCredentials(e.HUB_AUTH_USERNAME, e.HUB_AUTH_PASSWORD) : undefined,
     logLevel: e.HUB_LOG_LEVEL,
+    logFormat: e.HUB_LOG_FORMAT,
+    logFile: e.HUB_LOG_FILE === undefined ? undefined : resolve(e.HUB_LOG_FILE),
     mdnsInterface: e.HUB_MDNS_INTERFACE,
     demo,
   });

@@ -29,6 +29,12 @@ export type {
 export type { SplitBy, SplitGroup } from "./bridges/bridge-split.ts";
 export type { ControllerWarning } from "./bridges/controller-checks.ts";
 export type { ControllerEntry, DeviceTypeGap, LimitSource } from "./bridges/controller-limits.ts";
+export type {
+  EndpointInspection,
+  InspectedAttribute,
+  InspectedChange,
+  InspectedCluster,
+} from "./bridges/endpoint-inspection.ts";
 export type { BridgeFilter, FilterRule, FilterRuleType, LeftOut } from "./bridges/filter.ts";
 export type { SplitProposal } from "./bridges/split-actions.ts";
 export type { DiagnosticEvent, DiagnosticType } from "./diagnostics/diagnostic-bus.ts";
@@ -40,7 +46,9 @@ export type { LogEntry } from "./logs/log-ring.ts";
 export type { CompanionRole, DeviceTypeKey } from "./matter/model/contract.ts";
 export type { MetricsSnapshot } from "./metrics/metrics-sources.ts";
 export type { PluginConfigSchema } from "./plugins/api.ts";
+export type { InstallEvent, InstallJobState, InstallJobView } from "./plugins/install-jobs.ts";
 export type { SlotInfo } from "./plugins/managed-slot.ts";
+export type { InstallPhase } from "./plugins/npm-progress.ts";
 export type { InstalledPackage } from "./plugins/package-registry.ts";
 export type { SystemInfo } from "./system/system-info.ts";
 

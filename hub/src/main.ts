@@ -13,7 +13,13 @@ async function start(): Promise<Started> {
   // reading process.env) needs it in the environment.
   delete process.env.HUB_AUTH_PASSWORD;
   const logRing = new LogRing();
-  const log = createHubLogger({ level: config.logLevel, ring: logRing, base: config.demo ? { demo: true } : {} });
+  const log = createHubLogger({
+    level: config.logLevel,
+    format: config.logFormat,
+    file: config.logFile,
+    ring: logRing,
+    base: config.demo ? { demo: true } : {},
+  });
   const version = readAppVersion(repoRoot);
   // Once per process (not per hub: a restore rebuilds the hub in-process): a plugin's stray promise rejection is
   // logged instead of ending the process (docs/plugins.md "Errors").

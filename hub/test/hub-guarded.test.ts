@@ -104,7 +104,7 @@ describe("the real hub with Basic credentials: every route guarded, metrics from
       assert.ok(found, `${name} is exposed`);
       return found;
     };
-    assert.equal(family("hub_bridges_total").metrics[0]?.value, "1");
+    assert.equal(family("hub_bridges").metrics[0]?.value, "1");
     assert.deepEqual(family("hub_bridge_status").metrics, [
       { value: "1", labels: { bridge_id: bridge.id, bridge_name: "Metrics" } },
     ]);

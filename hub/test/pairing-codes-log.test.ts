@@ -21,7 +21,7 @@ interface LogEntry {
 
 /**
  * The hub as main.ts builds it in demo mode (its own simulated HA, a "Demo bridge" created and started), with the
- * real logger: every line goes to "stdout" (kept here) and to the ring behind /api/logs. Debug level, so matter.js's
+ * real logger: every line goes to "stdout" in the readable format (kept here) and to the ring behind /api/logs. Debug level, so matter.js's
  * own INFO lines are forwarded too.
  */
 describe("pairing codes stay out of the logs; the bridge record still shows them", { timeout: 120_000 }, () => {
@@ -35,7 +35,12 @@ describe("pairing codes stay out of the logs; the bridge record still shows them
     assertNetworkIsolated();
     dataDir = mkdtempSync(join(tmpdir(), "hub-pairing-log-"));
     const config = loadHubConfig({ HUB_DATA_DIR: dataDir, HUB_DEMO: "1", HUB_HOST: "127.0.0.1", HUB_PORT: "0" }, root);
-    const log = createHubLogger({ level: "debug", ring, stdout: { write: (line: string) => void stdout.push(line) } });
+    const log = createHubLogger({
+      level: "debug",
+      ring,
+      format: "pretty",
+      stdout: { write: (line: string) => void stdout.push(line) },
+    });
     hub = await createHub({
       config,
       log,
@@ -70,6 +75,17 @@ describe("pairing codes stay out of the logs; the bridge record still shows them
       }
       assert.ok(!/[\u2580-\u259F]{4}/.test(text), "a QR code picture was logged");
     }
+
+    // stdout is the readable format, and says where the codes are.
+    assert.ok(
+      stdout.some((line) =>
+        /^\S+ \S+ INFO {2}hub \[matter\/Commissioning\] .* is uncommissioned; its pairing codes are on the bridge's page/.test(
+          line,
+        ),
+      ),
+      stdout.slice(0, 20).join(""),
+    );
+    assert.ok(!stdout.some((line) => line.startsWith("{")), "no JSON on stdout");
 
     // The announcements happened, without the codes: matter.js's and demo mode's own (a notice at info, not a
     // problem: the dashboard's "Recent problems" lists warnings and errors).

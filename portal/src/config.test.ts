@@ -31,3 +31,21 @@ describe("portal configuration: outbound rules", () => {
     }
   });
 });
+
+describe("portal configuration: the log", () => {
+  it("writes readable lines unless PORTAL_LOG_FORMAT=json", () => {
+    assert.equal(load({}).logFormat, "pretty");
+    assert.equal(load({ PORTAL_LOG_FORMAT: "json" }).logFormat, "json");
+    assert.throws(() => load({ PORTAL_LOG_FORMAT: "text" }), /PORTAL_LOG_FORMAT.*must be one of pretty, json/);
+  });
+});
+
+describe("portal configuration: the metrics token", () => {
+  it("is off by default, and refuses a short or spaced token with one line", () => {
+    assert.equal(load({}).metricsToken, undefined);
+    assert.equal(load({ PORTAL_METRICS_TOKEN: " 0123456789abcdef01234567 " }).metricsToken, "0123456789abcdef01234567");
+    for (const bad of ["short", "0123456789abcdef 01234567"]) {
+      assert.throws(() => load({ PORTAL_METRICS_TOKEN: bad }), /PORTAL_METRICS_TOKEN must have at least 24 characters/);
+    }
+  });
+});

@@ -1,7 +1,16 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import * as v from "valibot";
-import { ConfigError, flagVariable, logLevelVariable, optionalText, parseEnv, portVariable } from "../../lib/config-env.ts";
+import {
+  ConfigError,
+  flagVariable,
+  logFormatVariable,
+  logLevelVariable,
+  optionalText,
+  parseEnv,
+  portVariable,
+} from "../../lib/config-env.ts";
+import type { LogFormat } from "../../lib/log-format.ts";
 import type { LogLevel } from "../../lib/logger.ts";
 import { isOutboundEntry, type OutboundRules } from "./homeserver/outbound-policy.ts";
 
@@ -14,6 +23,10 @@ export interface PortalConfig {
   readonly secretKey: Buffer | undefined;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
   readonly logLevel: LogLevel;
+  /** How stdout gets the log: readable lines (default) or JSON (`PORTAL_LOG_FORMAT=json`). */
+  readonly logFormat: LogFormat;
+  /** PORTAL_LOG_FILE: a file that keeps this run's log too (the add-on's /config/logs/), unset for none. */
+  readonly logFile: string | undefined;
   /** Demo mode: a simulated homeserver is started and registered as the default managed server. */
   readonly demo: boolean;
   /**
@@ -26,7 +39,12 @@ export interface PortalConfig {
    * IP addresses, CIDR ranges, host names, `*.domain`. Link-local and cloud metadata addresses are refused besides.
    */
   readonly outbound: OutboundRules;
+  /** PORTAL_METRICS_TOKEN: the bearer token a Prometheus scraper sends; without it `/api/metrics` is off. */
+  readonly metricsToken: string | undefined;
 }
+
+/** A scrape token must not be guessable: 24 characters of `openssl rand -hex 16` or similar at least. */
+export const MIN_METRICS_TOKEN_LENGTH = 24;
 
 /** An IP address, or an address and prefix length (`10.0.0.0/8`, `fd00::/8`). */
 export function isAddressOrRange(entry: string): boolean {
@@ -65,10 +83,13 @@ const EnvSchema = v.object({
   PORTAL_ADMIN_EMAIL: v.optional(v.pipe(optionalText, v.optional(v.pipe(v.string(), v.email("must be an e-mail address"))))),
   PORTAL_ADMIN_PASSWORD: optionalText,
   PORTAL_LOG_LEVEL: logLevelVariable,
+  PORTAL_LOG_FORMAT: logFormatVariable,
+  PORTAL_LOG_FILE: optionalText,
   PORTAL_DEMO: flagVariable,
   PORTAL_TRUSTED_PROXIES: TrustedProxies,
   PORTAL_OUTBOUND_ALLOW: OutboundList,
   PORTAL_OUTBOUND_DENY: OutboundList,
+  PORTAL_METRICS_TOKEN: optionalText,
   HA_URL: optionalText,
 });
 
@@ -89,6 +110,12 @@ export function loadPortalConfig(env: Record<string, string | undefined>, repoRo
   if (e.PORTAL_ADMIN_PASSWORD !== undefined && e.PORTAL_ADMIN_PASSWORD.length < 8) {
     throw new ConfigError("invalid configuration: PORTAL_ADMIN_PASSWORD must have at least 8 characters");
   }
+  const metricsToken = e.PORTAL_METRICS_TOKEN;
+  if (metricsToken !== undefined && (metricsToken.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(metricsToken))) {
+    throw new ConfigError(
+      `invalid configuration: PORTAL_METRICS_TOKEN must have at least ${MIN_METRICS_TOKEN_LENGTH} characters and no spaces (e.g. openssl rand -hex 16)`,
+    );
+  }
   return Object.freeze({
     http: { host: e.PORTAL_HOST, port: e.PORTAL_PORT },
     dataDir: resolve(e.PORTAL_DATA_DIR),
@@ -99,6 +126,8 @@ export function loadPortalConfig(env: Record<string, string | undefined>, repoRo
         ? { email: e.PORTAL_ADMIN_EMAIL.toLowerCase(), password: e.PORTAL_ADMIN_PASSWORD }
         : undefined,
     logLevel: e.PORTAL_LOG_LEVEL,
+    logFormat: e.PORTAL_LOG_FORMAT,
+    logFile: e.PORTAL_LOG_FILE === undefined ? undefined : resolve(e.PORTAL_LOG_FILE),
     // Same rule as the hub: demo when nothing real is configured, never when HA_URL points at a real home.
     demo: e.PORTAL_DEMO || !e.HA_URL,
     trustedProxies: Object.freeze([...e.PORTAL_TRUSTED_PROXIES]),
@@ -106,5 +135,6 @@ export function loadPortalConfig(env: Record<string, string | undefined>, repoRo
       allow: Object.freeze([...e.PORTAL_OUTBOUND_ALLOW]),
       deny: Object.freeze([...e.PORTAL_OUTBOUND_DENY]),
     }),
+    metricsToken,
   });
 }

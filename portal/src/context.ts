@@ -4,6 +4,8 @@ import type { Dispatcher } from "undici";
 import type { Logger } from "../../lib/logger.ts";
 import { AuditRepository } from "./audit/audit.repository.ts";
 import { AuditService } from "./audit/audit.service.ts";
+import { AuditNamesRepository } from "./audit/audit-names.repository.ts";
+import { LoginAudit } from "./audit/login-audit.ts";
 import { AuthRepository } from "./auth/auth.repository.ts";
 import { AuthService } from "./auth/auth.service.ts";
 import { BotsRepository } from "./bots/bots.repository.ts";
@@ -24,6 +26,7 @@ import { type CapabilityProbe, systemCapabilityProbe } from "./integrations/depl
 import { IntegrationFiles } from "./integrations/integration-files.ts";
 import { IntegrationsRepository } from "./integrations/integrations.repository.ts";
 import { IntegrationsService } from "./integrations/integrations.service.ts";
+import { PortalMetrics } from "./metrics/portal-metrics.ts";
 import { LoginLimits } from "./rate-limit/login-limits.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
 import { RegistrationsRepository } from "./registration/registration.repository.ts";
@@ -44,6 +47,8 @@ export interface PortalServices {
   readonly registration: RegistrationService;
   readonly diagnostics: DiagnosticsService;
   readonly audit: AuditService;
+  /** Admin logins in the audit log; `flush()` at shutdown writes the summary of a flood still being counted. */
+  readonly loginAudit: LoginAudit;
   readonly stats: StatsService;
   readonly branding: BrandingService;
   readonly bots: BotsService;
@@ -65,6 +70,8 @@ export interface PortalContext {
   /** Client IP, host and scheme of a request, honouring X-Forwarded-* from PORTAL_TRUSTED_PROXIES only. */
   readonly originOf: (c: Context) => RequestOrigin;
   readonly services: PortalServices;
+  /** Prometheus metrics (`/api/metrics/prometheus`): sign-ups, token operations, homeserver calls, the process. */
+  readonly metrics: PortalMetrics;
 }
 
 export interface ContextDependencies {
@@ -89,8 +96,17 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
   const now = deps.now ?? Date.now;
   const secrets = new SecretBox(deps.secretKey);
   const limiters = createLimiters(now);
-  const connector = new HomeserverConnector(secrets, deps.http, deps.outbound, deps.log.child({ component: "homeserver" }));
-  const audit = new AuditService(new AuditRepository(deps.db), now);
+  const startedAt = now();
+  const metrics = new PortalMetrics(startedAt, now);
+  const connector = new HomeserverConnector(
+    secrets,
+    deps.http,
+    deps.outbound,
+    deps.log.child({ component: "homeserver" }),
+    (outcome, seconds) => metrics.homeserverCall(outcome, seconds),
+  );
+  const audit = new AuditService(new AuditRepository(deps.db), new AuditNamesRepository(deps.db), now);
+  const loginAudit = new LoginAudit(audit, now);
   // Both write the servers table; the servers repository keeps rows in memory and must see the other's writes.
   const serverWrites = new WriteGeneration();
   const serversRepository = new ServersRepository(deps.db, serverWrites);
@@ -135,8 +151,9 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
     config: deps.config,
     log: deps.log,
     version: deps.version,
-    startedAt: now(),
+    startedAt,
     now,
+    metrics,
     originOf: createOriginResolver(deps.config.trustedProxies, warnUntrustedProxy(deps.log.child({ component: "http" }))),
     services: {
       auth: new AuthService(
@@ -146,6 +163,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
         now,
         authLog,
         deps.passwordHashing ?? DEFAULT_SCRYPT,
+        loginAudit,
       ),
       servers,
       resolver,
@@ -162,6 +180,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
       ),
       diagnostics,
       audit,
+      loginAudit,
       stats: new StatsService(tokens, registrationsRepository, now),
       branding,
       bots,

@@ -4,12 +4,14 @@
  * any drift between server and UI.
  *
  * What may go in here: type re-exports and types derived from server code (erased from the browser bundle), and
- * value re-exports only from leaf modules that hold plain constants and import nothing at run time (such as
- * `bots/feature-keys.ts`, `branding/branding-settings.ts`). Never a runtime import of a service, route, repository
+ * value re-exports only from leaf modules that hold plain constants or pure functions and import nothing at run time
+ * (such as `bots/feature-keys.ts`, `branding/branding-settings.ts`, and `bots/bot-settings.ts`, whose check the
+ * console runs on the bot settings form so that it shows per field exactly what the portal would refuse). Never a runtime import of a service, route, repository
  * or library: Vite would bundle it into the browser. Server code does not import this module; it imports the leaf
  * modules directly.
  */
 
+import type { ConnectionFailure } from "./diagnostics/diagnostics.service.ts";
 import type { publicEntry } from "./integrations/catalog/types.ts";
 import type { IntegrationsService } from "./integrations/integrations.service.ts";
 
@@ -17,6 +19,13 @@ export type { AuditEntry } from "./audit/audit.service.ts";
 export type { SessionUser } from "./auth/auth.service.ts";
 export type { ProfileSync, TokenCheck } from "./bots/bot-account.ts";
 export type { BotDetail, BotRecord, FeatureRecord, RoomAssignmentRecord } from "./bots/bot-records.ts";
+export {
+  type BotSetting,
+  checkBotSettings,
+  type EntryField,
+  type SettingProblem,
+  type SettingProblems,
+} from "./bots/bot-settings.ts";
 export type { BotTemplate } from "./bots/bot-templates.ts";
 export { FEATURE_KEYS, type FeatureKey } from "./bots/feature-keys.ts";
 export type { AssetRecord, ProfileRecord, PublicBranding } from "./branding/branding.service.ts";
@@ -29,6 +38,8 @@ export {
   type ClientLink,
 } from "./branding/branding-settings.ts";
 export type { DiagnosticsResult } from "./diagnostics/diagnostics.service.ts";
+/** The `errorCode`s of a failed check on save (`POST /api/admin/servers`, 422). */
+export type ServerCheckCode = ConnectionFailure["code"];
 export type { ConfigField, IntegrationType } from "./integrations/catalog/types.ts";
 export type { AppserviceCheck, IntegrationDiagnostics, IntegrationHealth } from "./integrations/integration-health.ts";
 export type { SecretRecord } from "./integrations/integration-secrets.ts";

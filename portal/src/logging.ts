@@ -21,6 +21,7 @@ export const PORTAL_REDACTED_KEYS = [
   "hs_token",
   "asToken",
   "hsToken",
+  "metricsToken",
 ];
 
 /** The portal's root logger: a child of the process logger with the portal's redaction list added. */

@@ -10,7 +10,13 @@ import { loadPortalConfig } from "./config.ts";
 async function start(): Promise<Started> {
   const repoRoot = findRepoRoot(import.meta.url);
   const config = loadPortalConfig(process.env, repoRoot);
-  const log = createLogger({ name: "portal", level: config.logLevel, base: config.demo ? { demo: true } : {} });
+  const log = createLogger({
+    name: "portal",
+    level: config.logLevel,
+    format: config.logFormat,
+    file: config.logFile,
+    base: config.demo ? { demo: true } : {},
+  });
   const version = readAppVersion(repoRoot);
   if (config.demo) log.warn("DEMO MODE: using a built-in simulated homeserver as the default managed server");
 

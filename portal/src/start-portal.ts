@@ -62,6 +62,8 @@ export async function startPortal(options: StartPortalOptions): Promise<RunningP
     const http = createHomeserverAgent(outbound);
     closers.push(() => http.close());
     const ctx = createPortalContext({ ...options, log, secretKey, db, http, outbound });
+    // Before the database closes (closers run in reverse): a flood's failed-login summary still being counted.
+    closers.push(() => ctx.services.loginAudit.flush());
 
     if (config.admin) {
       const outcome = await ctx.services.auth.ensureAdmin(

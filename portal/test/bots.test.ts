@@ -68,6 +68,79 @@ describe("bots", () => {
     assert.equal((await admin.get("/api/admin/bots?view=other")).status, 400);
   });
 
+  it("checks a bot's config against its template's settings, naming every field that does not fit", async () => {
+    const templates = (await admin.get("/api/admin/bots?view=templates")).body.templates as {
+      id: string;
+      settings: { key: string; type: string; default: unknown }[] | null;
+      defaultConfig: Record<string, unknown>;
+    }[];
+    const faqTemplate = templates.find((template) => template.id === "faq");
+    assert.deepEqual(
+      faqTemplate?.settings?.map((setting) => [setting.key, setting.type]),
+      [
+        ["entries", "entryList"],
+        ["replyInThread", "boolean"],
+        ["cooldownSeconds", "integer"],
+      ],
+    );
+    for (const template of templates) {
+      if (template.settings === null) continue;
+      const defaults = Object.fromEntries(template.settings.map((setting) => [setting.key, setting.default]));
+      assert.deepEqual(template.defaultConfig, defaults, `${template.id}: the defaults are the settings' defaults`);
+    }
+    assert.equal(templates.find((template) => template.id === "custom")?.settings, null, "the custom bot is free-form");
+
+    const refused = await admin.post(bots(), {
+      templateId: "faq",
+      displayName: "Strict FAQ",
+      config: {
+        entries: [
+          { keywords: ["ok"], answer: "" },
+          { keywords: "not a list", answer: "x", extra: 1 },
+        ],
+        cooldownSeconds: 99999,
+        replyInThread: "yes",
+        colour: "red",
+      },
+    });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.errorCode, "BAD_REQUEST");
+    assert.equal(
+      refused.body.error,
+      "Invalid config: colour is not a setting of this template; entries.0.answer is required; entries.1.extra is not a setting of this template; entries.1.keywords must be a list; replyInThread must be true or false; cooldownSeconds must be between 0 and 3600",
+    );
+    const notifier = await admin.post(bots(), {
+      templateId: "notifier",
+      displayName: "Feeds",
+      config: { feeds: ["https://example.org/feed.xml", "ftp://nope"], messageFormat: "pdf" },
+    });
+    assert.equal(notifier.status, 400);
+    assert.match(
+      notifier.body.error,
+      /feeds\.1 must be an http:\/\/ or https:\/\/ address; messageFormat must be one of markdown, plain, html/,
+    );
+    const moderation = await admin.post(bots(), {
+      templateId: "moderation",
+      displayName: "Mod",
+      config: { managementRoomId: "#alias:bots.test" },
+    });
+    assert.equal(moderation.status, 400);
+    assert.match(moderation.body.error, /managementRoomId must be a room ID such as !abc123:example\.org/);
+    const names = ((await admin.get(bots())).body.bots as { displayName: string }[]).map((bot) => bot.displayName);
+    assert.deepEqual(names, [], "nothing was created");
+
+    const custom = await admin.post(bots(), {
+      templateId: "custom",
+      displayName: "Own",
+      config: { anything: [1, { deep: true }] },
+    });
+    assert.equal(custom.status, 201, custom.text);
+    assert.deepEqual(custom.body.bot.config, { anything: [1, { deep: true }] });
+    const wrongUpdate = await admin.put(`/api/admin/bots/${custom.body.bot.id}`, { config: { more: "x" } });
+    assert.equal(wrongUpdate.status, 200, "a free-form config takes any object, on update too");
+    await admin.delete(`/api/admin/bots/${custom.body.bot.id}`);
+  });
+
   it("creates bots from templates with a Matrix user ID, validates input and keeps localparts unique", async () => {
     const welcome = await create({ templateId: "welcome", displayName: "Welcome Bot", avatarUrl: "mxc://bots.test/avatar1" });
     assert.deepEqual([welcome.localpart, welcome.matrixUserId], ["welcome-bot", "@welcome-bot:bots.test"]);
@@ -117,11 +190,15 @@ describe("bots", () => {
 
     const updated = await admin.put(`/api/admin/bots/${faq.id}`, {
       displayName: "FAQ",
-      config: { entries: [{ q: "a", a: "b" }] },
+      config: { entries: [{ keywords: ["a"], answer: "b" }] },
     });
-    assert.equal(updated.status, 200);
+    assert.equal(updated.status, 200, updated.text);
     assert.equal(updated.body.bot.displayName, "FAQ");
-    assert.deepEqual(updated.body.bot.config, { entries: [{ q: "a", a: "b" }] });
+    assert.deepEqual(
+      updated.body.bot.config,
+      { entries: [{ keywords: ["a"], answer: "b" }], replyInThread: true, cooldownSeconds: 60 },
+      "the config given, the settings left out at their defaults",
+    );
     assert.equal((await admin.put(`/api/admin/bots/${faq.id}`, { localpart: "other" })).status, 400);
     assert.equal((await admin.put(`/api/admin/bots/${faq.id}`, {})).status, 400);
     assert.deepEqual(

@@ -300,7 +300,7 @@ describe("branding assets: limits, names and fallbacks", () => {
     const branding = fallback.body.branding;
     assert.deepEqual(
       [branding.profileId, branding.version, branding.appTitle, branding.primaryColor, branding.logoUrl],
-      [null, 0, "Matrix registration", "#0dbd8b", null],
+      [null, 0, "Matrix registration", "#0a7f5f", null],
     );
     assert.equal((await fetch(`${portal.url}${logo.body.asset.url}`)).status, 404, "its logo is gone too");
   });

@@ -150,7 +150,7 @@ describe("branding", () => {
       assert.equal((await put(bad)).status, 400, JSON.stringify(bad));
     }
     const reset = await put({ primaryColor: null, name: "Edits v2" });
-    assert.equal(reset.body.profile.primaryColor, "#0dbd8b");
+    assert.equal(reset.body.profile.primaryColor, "#0a7f5f");
     assert.equal(reset.body.profile.name, "Edits v2");
     assert.equal(reset.body.profile.customized.includes("primaryColor"), false);
     assert.equal((await auditActions()).at(-1), "branding.updated");

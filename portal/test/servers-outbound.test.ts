@@ -68,7 +68,7 @@ describe("managed servers: outbound rules (default)", () => {
       "http://[fd12::1]:8008",
       "http://synapse:8008",
     ].entries()) {
-      const created = await admin.post("/api/admin/servers", body(internalUrl, `allowed-${index}`));
+      const created = await admin.post("/api/admin/servers?saveAnyway=true", body(internalUrl, `allowed-${index}`));
       assert.equal(created.status, 201, `${internalUrl}: ${created.text}`);
     }
     assert.equal((await admin.get(`/api/admin/tokens?serverId=${serverId}`)).status, 200, "127.0.0.1 (the simulator) works");
@@ -90,8 +90,11 @@ describe("managed servers: homeserver errors that do not map ports", () => {
   });
 
   it("answers admin calls alike whether nothing listens or a web server that is no homeserver answers", async () => {
-    const closed = await addServer(admin, hs, { fields: { internalUrl: `http://127.0.0.1:${await freePort()}` } });
-    const other = await addServer(admin, hs, { fields: { internalUrl: web.url } });
+    const closed = await addServer(admin, hs, {
+      fields: { internalUrl: `http://127.0.0.1:${await freePort()}` },
+      saveAnyway: true,
+    });
+    const other = await addServer(admin, hs, { fields: { internalUrl: web.url }, saveAnyway: true });
     const replies = await Promise.all([closed, other].map((server) => admin.get(`/api/admin/tokens?serverId=${server.id}`)));
     for (const reply of replies) {
       assert.equal(reply.status, 502);
@@ -134,9 +137,14 @@ describe("managed servers: PORTAL_OUTBOUND_DENY and PORTAL_OUTBOUND_ALLOW", () =
     assert.equal(literal.status, 400, "an IP literal is refused up front");
     assert.match(literal.body.error, /PORTAL_OUTBOUND_DENY/);
 
-    // `localhost` is a name: only the connection can know where it leads.
-    const server = await addServer(admin, hs, { fields: { internalUrl: `http://localhost:${new URL(hs.url).port}` } });
+    // `localhost` is a name: only the connection can know where it leads. The check on save meets the refusal first.
     const before = hs.requests().length;
+    const internalUrl = `http://localhost:${new URL(hs.url).port}`;
+    const checked = await admin.post("/api/admin/servers", { ...body(internalUrl, "named"), serverName: hs.serverName });
+    assert.equal(checked.status, 422, checked.text);
+    assert.equal(checked.body.errorCode, "HOMESERVER_UNREACHABLE");
+    assert.match(checked.body.error, /outbound rules refuse/);
+    const server = await addServer(admin, hs, { fields: { internalUrl }, saveAnyway: true });
     const tokens = await admin.get(`/api/admin/tokens?serverId=${server.id}`);
     assert.equal(tokens.status, 502);
     assert.equal(tokens.body.errorCode, "OUTBOUND_DENIED");
@@ -154,15 +162,18 @@ describe("managed servers: PORTAL_OUTBOUND_DENY and PORTAL_OUTBOUND_ALLOW", () =
   it("with an allow list, calls only what it names; a broad allow does not lift the metadata refusal", async () => {
     const { admin } = await portalWith({ PORTAL_OUTBOUND_ALLOW: "10.0.0.0/8, 0.0.0.0/0, synapse.internal" });
     assert.equal((await admin.post("/api/admin/servers", body("http://169.254.169.254", "meta"))).status, 400);
-    assert.equal((await admin.post("/api/admin/servers", body("http://10.1.2.3:8008", "ten"))).status, 201);
+    assert.equal((await admin.post("/api/admin/servers?saveAnyway=true", body("http://10.1.2.3:8008", "ten"))).status, 201);
 
     const strict = await portalWith({ PORTAL_OUTBOUND_ALLOW: "10.0.0.0/8, 169.254.7.7" });
     const outside = await strict.admin.post("/api/admin/servers", body(hs.url, "outside"));
     assert.equal(outside.status, 400);
     assert.match(outside.body.error, /not in PORTAL_OUTBOUND_ALLOW/);
-    const named = await strict.admin.post("/api/admin/servers", body("http://169.254.7.7:8008", "named"));
+    const named = await strict.admin.post("/api/admin/servers?saveAnyway=true", body("http://169.254.7.7:8008", "named"));
     assert.equal(named.status, 201, "an address named inside the link-local range is the operator's exception");
-    const server = await addServer(strict.admin, hs, { fields: { internalUrl: `http://localhost:${new URL(hs.url).port}` } });
+    const server = await addServer(strict.admin, hs, {
+      fields: { internalUrl: `http://localhost:${new URL(hs.url).port}` },
+      saveAnyway: true,
+    });
     const tokens = await strict.admin.get(`/api/admin/tokens?serverId=${server.id}`);
     assert.equal(tokens.body.errorCode, "OUTBOUND_DENIED");
     assert.match(tokens.body.error, /not in PORTAL_OUTBOUND_ALLOW/);

@@ -47,7 +47,7 @@ describe("managed servers", () => {
     return (reply.body.logs as { action: string }[]).map((entry) => entry.action).reverse();
   }
 
-  it("creates a disabled draft with the token stripped; the first server becomes the default", async () => {
+  it("creates a disabled draft, checked on save, with the token stripped; the first server becomes the default", async () => {
     const created = await admin.post("/api/admin/servers", {
       name: "Main",
       slug: "main",
@@ -67,10 +67,13 @@ describe("managed servers", () => {
     assert.equal(server.isDefault, true);
     assert.equal(server.internalUrl, hs.url, "trailing slash removed");
     assert.equal(server.publicDomain, "join.servers.test");
-    assert.equal(server.lastDiagAt, null);
+    assert.equal(created.body.diagnostics.homeserverReachable, true, "the check's result comes with the server");
+    assert.equal(server.lastDiagAt, created.body.diagnostics.checkedAt, "and is stored as its last diagnostics");
+    assert.equal(server.lastDiagOk, true);
     assert.equal(created.text.includes(hs.adminToken), false);
     const entry = (await admin.get(`/api/admin/audit?serverId=${server.id}`)).body.logs[0];
     assert.equal(entry.action, "server.created");
+    assert.deepEqual(entry.detail, { name: "Main", slug: "main", isDefault: true, checked: true, ok: true });
     assert.equal(entry.actor, ADMIN_EMAIL);
     assert.equal(entry.target, server.id);
     assert.match(entry.ip, /^10\.77\./);
@@ -109,7 +112,8 @@ describe("managed servers", () => {
       assert.equal(reply.body.errorCode, "BAD_REQUEST");
       assert.equal(typeof reply.body.error, "string");
     }
-    const limits = await admin.post("/api/admin/servers", {
+    // Nothing listens at port 1: these servers are stored unchecked.
+    const limits = await admin.post("/api/admin/servers?saveAnyway=true", {
       ...base,
       name: "n".repeat(200),
       slug: "s".repeat(100),

@@ -81,7 +81,20 @@ describe("dashboard statistics and audit log", () => {
     assert.equal(page.body.total, 56);
     assert.equal(page.body.logs.length, 50, "default limit 50");
     const first = page.body.logs[0];
-    assert.deepEqual(Object.keys(first).sort(), ["action", "actor", "createdAt", "detail", "id", "ip", "serverId", "target"]);
+    assert.deepEqual(Object.keys(first).sort(), [
+      "action",
+      "actor",
+      "createdAt",
+      "detail",
+      "id",
+      "ip",
+      "serverId",
+      "serverName",
+      "target",
+      "targetGone",
+      "targetName",
+    ]);
+    assert.deepEqual([first.targetName, first.targetGone, first.serverName], [other.name, false, other.name]);
     assert.equal(first.action, "server.updated");
     assert.equal(first.actor, ADMIN_EMAIL);
     assert.equal(first.serverId, other.id);

@@ -5,9 +5,10 @@ import type { Context } from "hono";
 export const SUPERVISOR_INGRESS_PROXY = "172.30.32.2";
 
 /**
- * The ingress proxy address to tell users apart behind, when the hub runs as the add-on: only when the allow-list
- * names the Supervisor's proxy (run.sh sets it), so that outside the add-on no address is trusted to vouch for
- * a header (a LAN or Docker host may well have 172.30.32.2).
+ * The ingress proxy's address when the hub runs as the add-on: only when the allow-list names the Supervisor's proxy
+ * (run.sh sets it), so that outside the add-on no address is trusted (a LAN or Docker host may well have
+ * 172.30.32.2). Requests from it with `X-Ingress-Path` need no hub login (http/ingress.ts `ingressAuthenticated`);
+ * others from it are told apart by HA user below.
  */
 export function ingressProxyOf(allowedIps: readonly string[]): string | undefined {
   return allowedIps.includes(SUPERVISOR_INGRESS_PROXY) ? SUPERVISOR_INGRESS_PROXY : undefined;
@@ -27,10 +28,10 @@ function remoteAddress(c: Context): string | undefined {
 }
 
 /**
- * Who a login attempt counts against for the login brake: the remote address (IPv6 addresses one by one). Behind
- * Home Assistant's ingress every request comes from the Supervisor's proxy, but only after HA authenticated the
- * user; there the key is the HA user the Supervisor names in `X-Remote-User-Id` (it drops any value a browser
- * sends), so one HA user's mistakes never lock out another. Without that header all ingress users share one key.
+ * Who a login attempt counts against for the login brake: the remote address (IPv6 addresses one by one). Ingress
+ * requests never get here (they need no login), but a request from the Supervisor's proxy without `X-Ingress-Path`
+ * does: its key is the HA user the Supervisor names in `X-Remote-User-Id` (it drops any value a browser sends), so
+ * one HA user's mistakes never lock out another. Without that header all such requests share one key.
  */
 export function clientKey(c: Context, ingressProxy: string | undefined): string {
   const address = remoteAddress(c);

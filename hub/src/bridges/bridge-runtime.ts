@@ -1,5 +1,6 @@
 import type { CompanionRole, DeviceTypeKey } from "../matter/model/contract.ts";
 import type { BridgeConfig } from "./bridge-config.ts";
+import type { AttributePath, EndpointInspection, InspectedChange } from "./endpoint-inspection.ts";
 
 export type BridgeStatus = "starting" | "running" | "stopped" | "failed";
 
@@ -137,6 +138,19 @@ export interface BridgeRuntime {
    * plugin mappings decide); undefined while Home Assistant has no state for it.
    */
   allowedDeviceTypes(entityId: string): readonly DeviceTypeKey[] | undefined;
+  /**
+   * The endpoint with this number as controllers read it (the device inspector, docs/inspector.md); undefined when
+   * the bridge is not running or has no such endpoint.
+   */
+  inspect(endpointNumber: number): EndpointInspection | undefined;
+  /** The current values of some of an endpoint's attributes (those a watch reported); undefined like {@link inspect}. */
+  readAttributes(endpointNumber: number, paths: readonly AttributePath[]): InspectedChange[] | undefined;
+  /**
+   * Reports the attributes of an endpoint that change, until the returned function is called; undefined like
+   * {@link inspect}. A watch ends with the node it watches (a stop or restart): watchers start a new one when the
+   * bridge's record changes.
+   */
+  watchEndpoint(endpointNumber: number, changed: (paths: AttributePath[]) => void): (() => void) | undefined;
   /** Apply a changed configuration (name, filter…) without restarting where possible. */
   reconfigure(config: BridgeConfig): Promise<void>;
   /** Release everything (bridge deleted); storage removal is the caller's job. */

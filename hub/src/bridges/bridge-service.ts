@@ -9,6 +9,7 @@ import { BridgeLifecycle } from "./bridge-lifecycle.ts";
 import type { BridgePlanner, BridgeRuntime, BridgeRuntimeFactory } from "./bridge-runtime.ts";
 import type { BridgeStore } from "./bridge-store.ts";
 import { type CountedDevice, checkControllers } from "./controller-checks.ts";
+import type { AttributePath } from "./endpoint-inspection.ts";
 import { nextFreePort } from "./next-port.ts";
 import { randomDiscriminator, randomPasscode } from "./pairing-parameters.ts";
 import { PlannedDevices } from "./planned-devices.ts";
@@ -136,6 +137,24 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   pluginDevices(id: string) {
     this.#config(id);
     return this.#runtime(id).pluginDevices();
+  }
+
+  /** See {@link BridgeRuntime.inspect} (device-inspection.ts says why it is undefined); 404 for an unknown bridge. */
+  inspect(id: string, endpointNumber: number) {
+    this.#config(id);
+    return this.#runtime(id).inspect(endpointNumber);
+  }
+
+  /** See {@link BridgeRuntime.readAttributes}; 404 for an unknown bridge. */
+  readAttributes(id: string, endpointNumber: number, paths: readonly AttributePath[]) {
+    this.#config(id);
+    return this.#runtime(id).readAttributes(endpointNumber, paths);
+  }
+
+  /** See {@link BridgeRuntime.watchEndpoint}; 404 for an unknown bridge. */
+  watchEndpoint(id: string, endpointNumber: number, changed: (paths: AttributePath[]) => void) {
+    this.#config(id);
+    return this.#runtime(id).watchEndpoint(endpointNumber, changed);
   }
 
   /** See {@link BridgeRuntime.allowedDeviceTypes}; 404 for an unknown bridge. */

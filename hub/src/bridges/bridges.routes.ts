@@ -10,6 +10,7 @@ import { type BridgeConfig, CreateBridgeSchema, DEFAULT_MATTER_PORT, UpdateBridg
 import type { BridgeService } from "./bridge-service.ts";
 import { checkControllers, countedFromPlan } from "./controller-checks.ts";
 import { CONTROLLER_LIMITS } from "./controller-limits.ts";
+import { inspectEndpoint, inspectEntity } from "./device-inspection.ts";
 import { BridgeFilterSchema, compileFilter, FILTER_RULE_TYPES, leftOutCounts } from "./filter.ts";
 import { confirmSplit, previewSplit, SplitConfirmSchema, SplitRequestSchema } from "./split-actions.ts";
 
@@ -67,6 +68,13 @@ export function bridgeRoutes(bridges: BridgeService, model: HomeAssistantModel):
     // Plugin devices have no HA entity: listed apart, so `devices` stays one row per entity.
     return c.json({ bridgeId, devices, total: devices.length, pluginDevices: bridges.pluginDevices(bridgeId) });
   });
+  // The device inspector (docs/inspector.md): an endpoint as controllers read it, by entity or by endpoint number.
+  app.get("/bridges/:bridgeId/devices/:entityId/inspect", (c) =>
+    c.json(inspectEntity(bridges, c.req.param("bridgeId"), c.req.param("entityId"))),
+  );
+  app.get("/bridges/:bridgeId/endpoints/:endpointNumber", (c) =>
+    c.json(inspectEndpoint(bridges, c.req.param("bridgeId"), c.req.param("endpointNumber"))),
+  );
   app.get("/next-port", async (c) => c.json({ port: await bridges.nextPort() }));
 
   app.post("/filter-preview", validate("json", PreviewSchema), (c) => {

@@ -3,6 +3,7 @@ import { requestLog } from "../../../lib/request-log.ts";
 import { webUi } from "../../../lib/web-ui.ts";
 import { authSettingsRoutes } from "../auth/auth-settings.routes.ts";
 import { basicAuth } from "../auth/basic-auth.middleware.ts";
+import { ingressProxyOf } from "../auth/client-key.ts";
 import { bridgeRoutes } from "../bridges/bridges.routes.ts";
 import type { HubContext } from "../context.ts";
 import { entityMappingRoutes } from "../entity-mappings/entity-mappings.routes.ts";
@@ -18,7 +19,7 @@ import { systemRoutes } from "../system/system.routes.ts";
 import { jsonBodies } from "./body-rules.ts";
 import { hubErrorHandler, hubNotFound } from "./errors.ts";
 import { hostGuard } from "./host-guard.ts";
-import { ingressBase, ingressProxied, ipAllowList } from "./ingress.ts";
+import { ingressAuthenticated, ingressBase, ingressProxied, ipAllowList } from "./ingress.ts";
 import { fromLan, lanGuard } from "./lan-listener.ts";
 import { originGuard } from "./origin-guard.ts";
 
@@ -44,8 +45,9 @@ export function createHubApp(ctx: HubContext, backup: BackupMount): Hono {
   // Order: the allow-list (on the LAN listener: credentials must exist) refuses strangers before anything else (no
   // login prompt, no KDF work); the request log records every refusal after it; the Host, Origin and body checks
   // refuse cheaply what a browser was tricked into sending, before any KDF work (docs/http-edge.md); Basic auth
-  // then guards everything, the UI, /api/ws and SSE included. Only the liveness probe of the main port stays open:
-  // the container health check has no credentials and it reveals nothing a TCP connect would not.
+  // then guards everything, the UI, /api/ws and SSE included. Only the liveness probe of the main port stays open
+  // (the container health check has no credentials and it reveals nothing a TCP connect would not), and requests
+  // Home Assistant's ingress has authenticated (the Supervisor's proxy address on the main port: docs/ingress.md).
   const { http } = ctx.config;
   const proxied = ingressProxied(http.allowedIps);
   const viaIngress = (c: Context) => !fromLan(c) && proxied(c);
@@ -55,8 +57,10 @@ export function createHubApp(ctx: HubContext, backup: BackupMount): Hono {
   app.use(hostGuard({ allowedHosts: http.allowedHosts, authenticated: () => ctx.auth.enabled, viaIngress }));
   app.use(originGuard({ viaIngress }));
   app.use("/api/*", jsonBodies());
-  const [authAll, authButLiveness] = [basicAuth(ctx.auth), basicAuth(ctx.auth, { publicPaths: ["/api/health/live"] })];
-  app.use((c, next) => (fromLan(c) ? authAll(c, next) : authButLiveness(c, next)));
+  const fromHomeAssistant = ingressAuthenticated(ingressProxyOf(http.allowedIps));
+  const authAll = basicAuth(ctx.auth);
+  const authMain = basicAuth(ctx.auth, { publicPaths: ["/api/health/live"], authenticatedElsewhere: fromHomeAssistant });
+  app.use((c, next) => (fromLan(c) ? authAll(c, next) : authMain(c, next)));
   // Between a restore and the restart, changes are refused: they would be lost or mix old and new state.
   app.use(backup.guard);
 

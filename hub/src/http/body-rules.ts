@@ -11,7 +11,7 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 export const MAX_IMPORT_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Routes whose body is not JSON: they check its type and size themselves (backup.routes.ts, plugins.routes.ts). */
-const UPLOAD_ROUTES = /^\/api\/(?:backup\/restore(?:\/preview)?|plugins\/upload)\/?$/;
+const UPLOAD_ROUTES = /^\/api\/(?:backup\/restore(?:\/preview)?|plugins\/(?:installs\/)?upload)\/?$/;
 const IMPORT_ROUTES = /^\/api\/bridges\/import(?:\/preview)?\/?$/;
 /** The media types Hono's JSON validator reads (anything else would be validated as `{}`). */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;

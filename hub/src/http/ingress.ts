@@ -34,6 +34,31 @@ export function ipAllowList(allowed: readonly string[]): MiddlewareHandler {
   };
 }
 
+/** The socket's remote address, or undefined for an in-process `app.request` without one (tests). */
+function remoteOf(c: Context): string | undefined {
+  try {
+    const address = getConnInfo(c).remote.address;
+    return address === undefined ? undefined : normalise(address);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether Home Assistant has authenticated the request already: it was forwarded by the Supervisor's ingress proxy.
+ * Home Assistant Core serves `/api/hassio_ingress/<token>/...` and forwards it, with `X-Ingress-Path` set, to the
+ * Supervisor, which refuses it (401) without a valid ingress session (a logged-in HA user's cookie) and otherwise
+ * connects to the add-on from its own address, 172.30.32.2 (docs/ingress.md). So the rule is the socket's address
+ * first (`proxy`, from client-key.ts `ingressProxyOf`: only in the add-on), and `X-Ingress-Path` as a second sign.
+ * Headers alone never count: loopback is on the add-on's allow-list too, and with the host network any process on
+ * the host (other add-ons included) reaches loopback and can send any header.
+ */
+export function ingressAuthenticated(proxy: string | undefined): (c: Context) => boolean {
+  if (proxy === undefined) return () => false;
+  const trusted = normalise(proxy);
+  return (c) => c.req.header("X-Ingress-Path") !== undefined && remoteOf(c) === trusted;
+}
+
 /**
  * Whether a request was forwarded by Home Assistant's ingress proxy: it carries `X-Ingress-Path` and comes from an
  * allow-listed address (the allow-list is set only in the add-on; without it anyone could send the header).

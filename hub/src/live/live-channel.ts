@@ -2,6 +2,7 @@ import type { Logger } from "../../../lib/logger.ts";
 import type { BridgeService } from "../bridges/bridge-service.ts";
 import type { DiagnosticBus } from "../diagnostics/diagnostic-bus.ts";
 import { DeviceFeed } from "./device-feed.ts";
+import { EndpointFeed } from "./endpoint-feed.ts";
 import {
   type LiveConnection,
   type LiveSocket,
@@ -28,6 +29,8 @@ export interface LiveChannelOptions {
 }
 
 interface Client {
+  /** Names the client's endpoint watch (`subscribe_endpoint`) in the feed. */
+  id: string;
   socket: LiveSocket;
   /** Server pings sent since the client's last message. */
   unanswered: number;
@@ -45,6 +48,8 @@ export class LiveChannel {
   readonly #clients = new Set<Client>();
   readonly #throttle: UpdateThrottle;
   readonly #devices: DeviceFeed;
+  readonly #endpoints: EndpointFeed;
+  #nextClientId = 1;
   #pingTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -61,6 +66,7 @@ export class LiveChannel {
       (bridgeId, message) => this.#toWatchers(bridgeId, message),
       this.#options.coalesceMs,
     );
+    this.#endpoints = new EndpointFeed(deps.bridges, this.#options.coalesceMs);
     deps.bridges.on("changed", this.#onChanged);
     deps.bridges.on("listChanged", this.#onListChanged);
   }
@@ -75,7 +81,13 @@ export class LiveChannel {
       socket.close(this.#closed ? 1001 : 1013, this.#closed ? "Server shutting down" : "Too many live connections");
       return { receive: () => undefined, closed: () => undefined };
     }
-    const client: Client = { socket, unanswered: 0, unsubscribe: undefined, devicesOf: undefined };
+    const client: Client = {
+      id: String(this.#nextClientId++),
+      socket,
+      unanswered: 0,
+      unsubscribe: undefined,
+      devicesOf: undefined,
+    };
     this.#clients.add(client);
     this.#send(client, { type: "bridges_update", data: this.#bridgeList() });
     this.#pingTimer ??= setInterval(() => this.#ping(), this.#options.pingIntervalMs).unref();
@@ -89,6 +101,7 @@ export class LiveChannel {
     this.deps.bridges.off("listChanged", this.#onListChanged);
     this.#throttle.reset();
     this.#devices.close();
+    this.#endpoints.close();
     for (const client of [...this.#clients]) {
       client.socket.close(1001, "Server shutting down");
       this.#drop(client);
@@ -142,6 +155,18 @@ export class LiveChannel {
       case "unsubscribe_devices":
         this.#unwatchDevices(client);
         return;
+      case "subscribe_endpoint": {
+        const bridgeId = message.bridgeId as string;
+        try {
+          this.#endpoints.watch(client.id, bridgeId, message.endpointNumber as number, (m) => this.#send(client, m));
+        } catch {
+          this.#send(client, { type: "error", message: `Bridge not found: ${bridgeId.slice(0, 64)}` });
+        }
+        return;
+      }
+      case "unsubscribe_endpoint":
+        this.#endpoints.unwatch(client.id);
+        return;
     }
   }
 
@@ -180,6 +205,7 @@ export class LiveChannel {
   #drop(client: Client): void {
     if (!this.#clients.delete(client)) return;
     this.#unwatchDevices(client);
+    this.#endpoints.unwatch(client.id);
     client.unsubscribe?.();
     client.unsubscribe = undefined;
     if (this.#clients.size === 0) {
@@ -237,6 +263,8 @@ export class LiveChannel {
         data: { devices: this.deps.bridges.devices(bridgeId), pluginDevices: this.deps.bridges.pluginDevices(bridgeId) },
       });
     }
+    // A restart gives a new node and a device set change may remove the endpoint: inspectors start over.
+    this.#endpoints.bridgeChanged(bridgeId);
   }
 
   readonly #onChanged = (bridgeId: string) => {
@@ -249,5 +277,6 @@ export class LiveChannel {
     // The full list carries every pending per-bridge update.
     this.#throttle.reset(new Set(list.map((bridge) => bridge.id)));
     this.#broadcast({ type: "bridges_update", data: list });
+    this.#endpoints.listChanged();
   };
 }

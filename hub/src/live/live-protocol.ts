@@ -1,3 +1,5 @@
+import { MAX_ENDPOINT_NUMBER } from "../bridges/device-inspection.ts";
+import type { EndpointInspection, InspectedChange } from "../bridges/endpoint-inspection.ts";
 import type { DiagnosticEvent } from "../diagnostics/diagnostic-bus.ts";
 
 /** What a client may send (hub spec, Events): anything else is answered with an `error` message. */
@@ -9,6 +11,9 @@ export const CLIENT_MESSAGE_TYPES = [
   // Additions to the spec (docs/live-channel.md): one bridge's device rows, live.
   "subscribe_devices",
   "unsubscribe_devices",
+  // The device inspector (docs/inspector.md): one endpoint's attribute values, live.
+  "subscribe_endpoint",
+  "unsubscribe_endpoint",
 ] as const;
 export type ClientMessageType = (typeof CLIENT_MESSAGE_TYPES)[number];
 
@@ -23,6 +28,20 @@ export type ServerMessage =
   | { type: "diagnostic_event"; data: DiagnosticEvent }
   | { type: "devices_snapshot"; bridgeId: string; data: { devices: unknown[]; pluginDevices: unknown[] } }
   | { type: "devices_update"; bridgeId: string; data: unknown[] }
+  | {
+      type: "endpoint_snapshot";
+      bridgeId: string;
+      endpointNumber: number;
+      /** Null when there is nothing to show now; `reason` says why (bridge stopped, no such endpoint). */
+      data: EndpointInspection | null;
+      reason: string | null;
+    }
+  | {
+      type: "endpoint_update";
+      bridgeId: string;
+      endpointNumber: number;
+      data: { readAt: string; attributes: InspectedChange[] };
+    }
   | { type: "ping" }
   | { type: "pong" }
   | { type: "error"; message: string };
@@ -31,7 +50,9 @@ export type ServerMessage =
  * Reads one client frame: the message type, or the sentence the `error` reply carries. Extra fields are ignored, so
  * clients may add their own (e.g. a request id) without breaking.
  */
-export function parseClientMessage(data: unknown): { type: ClientMessageType; bridgeId?: string } | { error: string } {
+export function parseClientMessage(
+  data: unknown,
+): { type: ClientMessageType; bridgeId?: string; endpointNumber?: number } | { error: string } {
   if (typeof data !== "string") return { error: "Binary messages are not supported: send JSON text" };
   let message: unknown;
   try {
@@ -53,6 +74,16 @@ export function parseClientMessage(data: unknown): { type: ClientMessageType; br
       return { error: "subscribe_devices needs a bridgeId (a string of 1 to 64 characters)" };
     }
     return { type, bridgeId };
+  }
+  if (type === "subscribe_endpoint") {
+    const { bridgeId, endpointNumber } = message as { bridgeId?: unknown; endpointNumber?: unknown };
+    if (typeof bridgeId !== "string" || bridgeId.length === 0 || bridgeId.length > 64) {
+      return { error: "subscribe_endpoint needs a bridgeId (a string of 1 to 64 characters)" };
+    }
+    if (!Number.isInteger(endpointNumber) || (endpointNumber as number) < 0 || (endpointNumber as number) > MAX_ENDPOINT_NUMBER) {
+      return { error: `subscribe_endpoint needs an endpointNumber (an integer from 0 to ${MAX_ENDPOINT_NUMBER})` };
+    }
+    return { type, bridgeId, endpointNumber: endpointNumber as number };
   }
   return { type: type as ClientMessageType };
 }

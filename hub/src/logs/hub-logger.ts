@@ -1,5 +1,15 @@
-import { type DestinationStream, pino } from "pino";
-import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from "../../../lib/logger.ts";
+import type { DestinationStream } from "pino";
+import { logFileDestination } from "../../../lib/log-file.ts";
+import type { LogFormat } from "../../../lib/log-format.ts";
+import { prettyDestination } from "../../../lib/log-format.ts";
+import {
+  combineDestinations,
+  createLogger,
+  LOG_LEVELS,
+  type Logger,
+  type LogLevel,
+  stdoutDestination,
+} from "../../../lib/logger.ts";
 import type { LogRecord, LogRing } from "./log-ring.ts";
 
 /** Longer lines are stored shortened, so the ring is bounded in bytes as well as in entries. */
@@ -63,26 +73,26 @@ export interface HubLoggerOptions {
   base?: Record<string, unknown>;
   /** Where the add-on log goes; stdout (asynchronous, flushed on exit) when absent. Tests pass a memory stream. */
   stdout?: DestinationStream;
+  /** How `stdout` gets the lines: readable (lib/log-format.ts) or JSON (the default here; main.ts passes the config's). */
+  format?: LogFormat;
+  /** HUB_LOG_FILE: also keep the lines in this file, readable (lib/log-file.ts). */
+  file?: string | undefined;
 }
 
 /**
  * The hub's root logger: lib/logger.ts's `createLogger` (same name, timestamps, level labels and the redaction of
- * REDACTED_KEYS) writing to stdout and to the in-memory ring behind `/api/logs`. Both streams take every level
- * the logger emits; the logger's own level decides what is emitted at all.
+ * REDACTED_KEYS) writing to stdout (readable or JSON), to the in-memory ring behind `/api/logs` (always the
+ * structured objects) and, when configured, to a log file (readable, lib/log-file.ts). Both streams take every level the logger emits; the logger's own level decides what is
+ * emitted at all. Both get the line pino serialised, after redaction.
  */
 export function createHubLogger(options: HubLoggerOptions): Logger {
-  const stdout = options.stdout ?? pino.destination({ dest: 1, sync: false });
-  const streams = pino.multistream([
-    { level: "trace", stream: stdout },
-    { level: "trace", stream: createLogRingDestination(options.ring) },
-  ]);
-  // multistream has no `flush`, so `log.flush()` at shutdown would skip the buffered stdout without this.
-  const flushable = Object.assign(streams, {
-    flush(callback: (error?: Error) => void) {
-      const target = stdout as DestinationStream & { flush?: (cb: (error?: Error) => void) => void };
-      if (typeof target.flush === "function") target.flush(callback);
-      else callback();
-    },
-  });
-  return createLogger({ name: "hub", level: options.level, base: options.base, destination: flushable });
+  const format = options.format ?? "json";
+  const stdout = options.stdout
+    ? format === "pretty"
+      ? prettyDestination(options.stdout, { server: "hub" })
+      : options.stdout
+    : stdoutDestination(format, "hub");
+  const streams = [stdout, createLogRingDestination(options.ring)];
+  if (options.file !== undefined) streams.push(logFileDestination({ path: options.file, server: "hub" }));
+  return createLogger({ name: "hub", level: options.level, base: options.base, destination: combineDestinations(streams) });
 }

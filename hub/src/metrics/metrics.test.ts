@@ -86,7 +86,9 @@ describe("GET /api/metrics/prometheus", () => {
 
     assert.equal(families.get("hub_uptime_seconds")?.type, "GAUGE");
     assert.equal(value("hub_uptime_seconds"), 123.4);
-    assert.equal(value("hub_bridges_total"), 3);
+    assert.equal(families.get("hub_bridges")?.type, "GAUGE");
+    assert.equal(value("hub_bridges"), 3);
+    assert.equal(families.get("hub_bridges_total"), undefined, "renamed: a gauge does not end in _total");
     assert.equal(families.get("hub_bridge_status")?.type, "GAUGE");
     assert.equal(value("hub_bridge_status", { bridge_id: "b1", bridge_name: "Kitchen" }), 1);
     assert.equal(value("hub_bridge_status", { bridge_id: "b2", bridge_name: TRICKY_NAME }), 0);
@@ -115,11 +117,23 @@ describe("GET /api/metrics/prometheus", () => {
     sources.bridgeList.splice(1, 2);
     sources.bridgeList[0]!.status = "stopped";
     const again = new Map(parsePrometheus(await (await app.request("/api/metrics/prometheus")).text()).map((f) => [f.name, f]));
-    assert.equal(again.get("hub_bridges_total")?.metrics[0]?.value, "1");
+    assert.equal(again.get("hub_bridges")?.metrics[0]?.value, "1");
     assert.deepEqual(
       again.get("hub_bridge_status")?.metrics.map((m) => [m.labels?.bridge_id, m.value]),
       [["b1", "0"]],
     );
+  });
+
+  it("names counters, and only counters, with _total (Prometheus naming)", async () => {
+    const text = await (await appFor(fakeSources()).request("/api/metrics/prometheus")).text();
+    const families = parsePrometheus(text);
+    assert.ok(families.length > 20);
+    // prom-client's default process metrics keep the names the library (and every Node dashboard) gives them.
+    const library = /^hub_nodejs_active_(handles|requests|resources)_total$/;
+    for (const family of families) {
+      if (family.type === "GAUGE" && !library.test(family.name)) assert.doesNotMatch(family.name, /_total$/, family.name);
+      if (family.type === "COUNTER") assert.match(family.name, /_total$/, family.name);
+    }
   });
 
   it("keeps each app's registry separate (no global registry)", async () => {

@@ -62,7 +62,8 @@ export function createPrometheusRegistry(sources: MetricsSources): Registry {
   const memory = (name: string, key: keyof MemorySnapshot, help: string) => gauge(name, help, () => memorySnapshot()[key]);
 
   gauge("uptime_seconds", "Application uptime in seconds.", () => sources.uptimeSeconds());
-  gauge("bridges_total", "Total number of bridges.", () => sources.bridges().length);
+  // Named `hub_bridges_total` until 0.1.0: a `_total` suffix belongs to counters (Prometheus naming), this is a gauge.
+  gauge("bridges", "Number of bridges, whatever their state.", () => sources.bridges().length);
   perBridge("bridge_status", "1 when the bridge is running, 0 otherwise.", (bridge) => (bridge.status === "running" ? 1 : 0));
   perBridge("bridge_devices", "Matter devices exposed by the bridge.", (bridge) => bridge.deviceCount);
   perBridge("bridge_fabrics", "Controller fabrics the bridge is commissioned into.", (bridge) => bridge.fabricCount);

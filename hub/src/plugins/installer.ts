@@ -2,10 +2,14 @@
  * Installs plugin packages into their own npm prefix, `<HUB_DATA_DIR>/plugin-packages` (its own package.json and
  * node_modules, isolated from the hub's): from the registry by name, from an uploaded `.tgz` (kept in
  * `plugin-uploads/` so it can be reinstalled), or as a symlink to a local folder. Every package is checked before
- * it is recorded (manifest, no bundled matter.js) and removed again when the check fails. One operation at a time.
+ * it is recorded (manifest, no bundled matter.js). One operation at a time.
+ *
+ * npm installs into a copy of the npm folder (`plugin-packages.staging`), which replaces the real one only once the
+ * package passed every check: a failed, refused or cancelled install leaves the plugin folder as it was, whatever
+ * npm had written when it ended (docs/plugins.md "Install progress, cancel and failures").
  */
-import { access, lstat, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { access, cp, lstat, mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Logger } from "../../../lib/logger.ts";
 import { SerialWriter, writeFileAtomic } from "../storage/atomic-file.ts";
 import {
@@ -16,6 +20,8 @@ import {
   refuseInstalledMatter,
   refuseOwnMatter,
 } from "./manifest.ts";
+import { NpmError } from "./npm-failure.ts";
+import { type InstallPhase, laterPhase, npmLineProgress } from "./npm-progress.ts";
 import type { NpmRunner } from "./npm-runner.ts";
 import { isInsideFolder, type PackageSpec, packageNameProblem, parsePackageSpec as parseSpec } from "./package-name.ts";
 import { checkPackageRecord } from "./package-record.ts";
@@ -36,6 +42,13 @@ export function parsePackageSpec(spec: string): PackageSpec {
   const parsed = parseSpec(spec);
   if ("problem" in parsed) throw new PluginPackageError(parsed.problem);
   return parsed;
+}
+
+/** What an install reports and listens to (install-jobs.ts): its steps, and a cancel. */
+export interface InstallWatch {
+  signal?: AbortSignal;
+  /** A step: the phase it belongs to and a line for the user (npm's own line while npm runs). */
+  progress?(phase: InstallPhase, message: string): void;
 }
 
 export class PluginInstaller {
@@ -61,18 +74,22 @@ export class PluginInstaller {
     return dir;
   }
 
-  installFromRegistry(spec: string): Promise<InstalledPackage> {
+  installFromRegistry(spec: string, watch: InstallWatch = {}): Promise<InstalledPackage> {
     const { name } = parsePackageSpec(spec);
     return this.#queue.run(async () => {
+      throwIfCancelled(watch, spec);
+      watch.progress?.("resolving", `Reading the published manifest of ${spec.trim()}`);
       await this.#refuseName(name);
-      await this.#checkPublished(spec.trim(), name);
-      const manifest = await this.#npmInstall(spec.trim(), name);
-      return this.#record(manifest, { type: "registry", spec: spec.trim() });
+      await this.#checkPublished(spec.trim(), name, watch);
+      const { manifest, record } = await this.#npmInstall(spec.trim(), name, watch, { type: "registry", spec: spec.trim() });
+      return this.#record(manifest, record);
     });
   }
 
-  installFromArchive(archive: Uint8Array): Promise<InstalledPackage> {
+  installFromArchive(archive: Uint8Array, watch: InstallWatch = {}): Promise<InstalledPackage> {
     return this.#queue.run(async () => {
+      throwIfCancelled(watch, "the uploaded archive");
+      watch.progress?.("resolving", "Reading the uploaded archive");
       let contents: ReturnType<typeof readPackageArchive>;
       try {
         contents = readPackageArchive(archive);
@@ -91,8 +108,18 @@ export class PluginInstaller {
       );
       await mkdir(this.#options.paths.uploads, { recursive: true });
       await writeFile(join(this.#options.paths.uploads, file), archive);
-      const manifest = await this.#npmInstall(join(this.#options.paths.uploads, file), checked.name);
-      return this.#record(manifest, { type: "upload", file });
+      try {
+        const spec = join(this.#options.paths.uploads, file);
+        const { manifest, record } = await this.#npmInstall(spec, checked.name, watch, { type: "upload", file });
+        return await this.#record(manifest, record);
+      } catch (error) {
+        // The archive is kept only for a package that is installed: it is what a lost folder is reinstalled from.
+        const recorded = this.#options.registry.get(checked.name)?.source;
+        if (recorded?.type !== "upload" || recorded.file !== file) {
+          await rm(join(this.#options.paths.uploads, file), { force: true });
+        }
+        throw error;
+      }
     });
   }
 
@@ -104,8 +131,9 @@ export class PluginInstaller {
       const manifest = await readManifest(path);
       await refuseInstalledMatter(manifest.name, [path]);
       await this.#refuseName(manifest.name);
+      const record = this.#recordOf(manifest, { type: "local", path });
       await this.#link(manifest.name, path);
-      return this.#record(manifest, { type: "local", path });
+      return this.#record(manifest, record);
     });
   }
 
@@ -163,9 +191,14 @@ export class PluginInstaller {
    * The published manifest is checked before anything is downloaded: a package that brings matter.js would
    * otherwise pull all of it in only to be refused (or fail on npm's own terms, with a less useful message).
    */
-  async #checkPublished(spec: string, name: string): Promise<void> {
+  async #checkPublished(spec: string, name: string, watch: InstallWatch): Promise<void> {
     await this.#prepare();
-    const output = await this.#options.npm.run(["view", "--json"], this.#options.paths.prefix, [spec]);
+    const output = await this.#options.npm.run(
+      ["view", "--json"],
+      this.#options.paths.prefix,
+      [spec],
+      npmWatch(watch, "resolving"),
+    );
     let viewed: unknown;
     try {
       viewed = JSON.parse(output || "null");
@@ -178,28 +211,65 @@ export class PluginInstaller {
     checkManifest(viewed, spec);
   }
 
-  /** npm install, then the checks; a package that fails them is uninstalled again. */
-  async #npmInstall(spec: string, name: string): Promise<CheckedManifest> {
-    await this.#prepare();
+  /**
+   * npm install into a copy of the npm folder, the checks there, and the copy replaces the real folder only when
+   * they pass; with `source`, the record is built (and checked) before that. Anything that fails or is cancelled
+   * leaves the real folder untouched.
+   */
+  async #npmInstall(spec: string, name: string, watch: InstallWatch = {}, source?: PackageSource) {
+    const { prefix } = this.#options.paths;
+    const staging = `${prefix}.staging`;
     try {
-      await this.#options.npm.run(["install", "--save"], this.#options.paths.prefix, [spec]);
-    } finally {
-      await this.#relinkLocal();
-    }
-    try {
-      const manifest = await readManifest(this.packageDir(name));
+      await this.#prepare();
+      await rm(staging, { recursive: true, force: true });
+      await cp(prefix, staging, { recursive: true, verbatimSymlinks: true });
+      throwIfCancelled(watch, spec);
+      await this.#options.npm.run(["install", "--save"], staging, [spec], npmWatch(watch, "fetching"));
+      throwIfCancelled(watch, spec);
+      watch.progress?.("checking", `Checking ${name}: its manifest, and that it brings no matter.js of its own`);
+      const dir = this.#dirIn(staging, name);
+      const manifest = await readManifest(dir);
       if (manifest.name !== name) throw new PluginPackageError(`the package installed as ${name} calls itself ${manifest.name}`);
-      await refuseInstalledMatter(name, [this.packageDir(name), this.#options.paths.prefix]);
-      return manifest;
-    } catch (error) {
-      await this.#options.npm.run(["uninstall"], this.#options.paths.prefix, [name]).catch(() => undefined);
+      await refuseInstalledMatter(name, [dir, staging]);
+      const record = source ? this.#recordOf(manifest, source) : undefined;
+      throwIfCancelled(watch, spec);
+      // From here on the install completes: a cancel is refused (install-jobs.ts), so nothing is left half-done.
+      watch.progress?.("recording", `Recording ${name} ${manifest.version}`);
+      await this.#swapIn(staging);
+      return { manifest, record };
+    } finally {
+      await rm(staging, { recursive: true, force: true }).catch(() => undefined);
       await this.#relinkLocal();
-      throw error;
     }
   }
 
-  async #record(manifest: CheckedManifest, source: PackageSource): Promise<InstalledPackage> {
-    for (const warning of manifest.warnings) this.#options.log.warn({ plugin: manifest.name }, warning);
+  /** Replaces the npm folder by the staged one (two renames; {@link recover} finishes an interrupted swap). */
+  async #swapIn(staging: string): Promise<void> {
+    const { prefix } = this.#options.paths;
+    const old = `${prefix}.old`;
+    await rm(old, { recursive: true, force: true });
+    await rename(prefix, old);
+    await rename(staging, prefix);
+    await rm(old, { recursive: true, force: true });
+  }
+
+  /**
+   * Finishes what a hub that ended during an install left: the staged copy is dropped, and a real folder moved
+   * aside but not yet replaced is put back. Called at start, before anything reads the folder.
+   */
+  async recover(): Promise<void> {
+    const { prefix } = this.#options.paths;
+    const old = `${prefix}.old`;
+    if (!(await exists(prefix)) && (await exists(old))) await rename(old, prefix);
+    await rm(old, { recursive: true, force: true });
+    await rm(`${prefix}.staging`, { recursive: true, force: true });
+  }
+
+  #dirIn(root: string, name: string): string {
+    return join(root, "node_modules", relative(resolve(this.#options.paths.prefix, "node_modules"), this.packageDir(name)));
+  }
+
+  #recordOf(manifest: CheckedManifest, source: PackageSource): InstalledPackage {
     const record: InstalledPackage = {
       name: manifest.name,
       version: manifest.version,
@@ -211,6 +281,12 @@ export class PluginInstaller {
     // The same check as a restored or loaded record: what the install API records, a backup can carry back.
     const check = checkPackageRecord(record.name, record, this.#options.reservedNames);
     if (!check.ok) throw new PluginPackageError(`${record.name}: ${check.reason}`);
+    return record;
+  }
+
+  async #record(manifest: CheckedManifest, record: InstalledPackage | undefined): Promise<InstalledPackage> {
+    if (!record) throw new Error(`${manifest.name}: no record was built`);
+    for (const warning of manifest.warnings) this.#options.log.warn({ plugin: manifest.name }, warning);
     await this.#options.registry.put(record);
     return record;
   }
@@ -263,4 +339,28 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** Throws the cancelled error once the install's signal is aborted. */
+function throwIfCancelled(watch: InstallWatch, subject: string): void {
+  if (watch.signal?.aborted) {
+    throw new NpmError(`The installation of ${subject} was cancelled. Nothing was installed.`, "cancelled");
+  }
+}
+
+/** npm's run options for an install: its cancel, and its lines as progress (phase from the line, else `fallback`). */
+function npmWatch(watch: InstallWatch, fallback: InstallPhase) {
+  const { progress, signal } = watch;
+  let phase = fallback;
+  return {
+    signal,
+    onLine: progress
+      ? (line: string) => {
+          const step = npmLineProgress(line);
+          if (!step) return;
+          if (step.phase) phase = laterPhase(phase, step.phase);
+          progress(phase, step.message);
+        }
+      : undefined,
+  };
 }

@@ -62,14 +62,19 @@ export function checkManifest(raw: unknown, where: string): CheckedManifest {
   refuseOwnMatter(name, Object.keys(dependencies), "in its package.json dependencies");
   const version = pkg.hubPluginApiVersion;
   const apiVersion = typeof version === "number" && Number.isInteger(version) ? version : undefined;
-  const warnings: string[] = [];
-  if (apiVersion !== HUB_PLUGIN_API_VERSION) {
-    warnings.push(
-      `${name} targets plugin API version ${apiVersion ?? "(none: hubPluginApiVersion is missing)"}, this hub implements ${HUB_PLUGIN_API_VERSION}; loading it anyway`,
-    );
-  }
+  const warning = apiVersionWarning(name, apiVersion);
+  const warnings = warning ? [warning] : [];
   const description = typeof pkg.description === "string" ? pkg.description : "";
   return { name, version: pkg.version, main: pkg.main, description, hubPluginApiVersion: apiVersion, warnings, dependencies };
+}
+
+/**
+ * The hub's own plugin API check: a package that declares another `hubPluginApiVersion` (or none) is loaded anyway
+ * (the spec: a warning, not a refusal); this says so in one sentence, or is undefined when the versions match.
+ */
+export function apiVersionWarning(name: string, apiVersion: number | undefined): string | undefined {
+  if (apiVersion === HUB_PLUGIN_API_VERSION) return undefined;
+  return `${name} targets plugin API version ${apiVersion ?? "(none: hubPluginApiVersion is missing)"}, this hub implements ${HUB_PLUGIN_API_VERSION}; loading it anyway`;
 }
 
 /**

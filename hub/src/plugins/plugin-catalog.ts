@@ -9,7 +9,8 @@ import type { Logger } from "../../../lib/logger.ts";
 import { HUB_PLUGIN_API_VERSION } from "./api.ts";
 import type { BridgePluginHost } from "./bridge-plugin-host.ts";
 import type { BuiltinPluginDefinition, HubBuiltinServices } from "./builtin-services.ts";
-import { PluginInstaller } from "./installer.ts";
+import { type InstallWatch, PluginInstaller } from "./installer.ts";
+import { apiVersionWarning } from "./manifest.ts";
 import type { NpmRunner } from "./npm-runner.ts";
 import type { PackageSource } from "./package-record.ts";
 import { type InstalledPackage, type PackagePaths, PackageRegistry } from "./package-registry.ts";
@@ -27,10 +28,14 @@ export interface PluginCatalogOptions {
   hosts: () => BridgePluginHost[];
 }
 
-/** The result of an install: the package, and whether a hub restart is needed for its code to load. */
+/**
+ * The result of an install: the package, whether a hub restart is needed for its code to load, and what the user
+ * should know (a plugin API version this hub does not implement: it is installed and loaded anyway).
+ */
 export interface InstallResult {
   package: InstalledPackage;
   restartRequired: boolean;
+  warnings: string[];
 }
 
 export class PluginCatalog {
@@ -57,6 +62,7 @@ export class PluginCatalog {
   }
 
   async load(): Promise<void> {
+    await this.#installer.recover();
     await this.#registry.load();
     for (const record of this.#registry.list()) {
       if (await this.#installer.missing(record)) this.#reinstalling.add(record.name);
@@ -112,12 +118,12 @@ export class PluginCatalog {
     return [...installed, ...refused].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  install(spec: string): Promise<InstallResult> {
-    return this.#installed(this.#installer.installFromRegistry(spec));
+  install(spec: string, watch?: InstallWatch): Promise<InstallResult> {
+    return this.#installed(this.#installer.installFromRegistry(spec, watch));
   }
 
-  upload(archive: Uint8Array): Promise<InstallResult> {
-    return this.#installed(this.#installer.installFromArchive(archive));
+  upload(archive: Uint8Array, watch?: InstallWatch): Promise<InstallResult> {
+    return this.#installed(this.#installer.installFromArchive(archive, watch));
   }
 
   installLocal(path: string): Promise<InstallResult> {
@@ -149,7 +155,8 @@ export class PluginCatalog {
       { plugin: record.name, version: record.version, source: record.source },
       `plugin package ${record.name} installed`,
     );
-    return { package: record, restartRequired: this.#restartRequired.has(record.name) };
+    const warning = apiVersionWarning(record.name, record.hubPluginApiVersion ?? undefined);
+    return { package: record, restartRequired: this.#restartRequired.has(record.name), warnings: warning ? [warning] : [] };
   }
 
   async #restoreAll(): Promise<void> {

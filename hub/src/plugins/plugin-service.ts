@@ -16,6 +16,7 @@ import { builtinPlugins } from "./builtin/builtin-plugins.ts";
 import { hubBuiltinServices } from "./builtin-providers/hub-services.ts";
 import type { BuiltinPluginDefinition } from "./builtin-services.ts";
 import { type Clock, systemClock } from "./clock.ts";
+import { InstallJobs } from "./install-jobs.ts";
 import { LIFECYCLE_TIMEOUT_MS } from "./lifecycle-call.ts";
 import { createNpmRunner, type NpmOptions, type NpmRunner } from "./npm-runner.ts";
 import { packagePaths } from "./package-registry.ts";
@@ -48,6 +49,8 @@ export const DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024;
 
 export class PluginService {
   readonly catalog: PluginCatalog;
+  /** Installs as jobs with progress and cancel (install-jobs.ts). */
+  readonly installs = new InstallJobs();
   readonly uploadLimitBytes: number;
   readonly #hosts = new Map<string, BridgePluginHost>();
   readonly #options: PluginServiceOptions;

@@ -5,12 +5,13 @@
  * Mount: `app.route("/api/plugins", pluginRoutes(ctx.plugins, ctx.bridges))`.
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import * as v from "valibot";
 import { conflict, HttpError, notFound } from "../../../lib/http-error.ts";
 import { validate } from "../../../lib/validate.ts";
 import type { BridgeService } from "../bridges/bridge-service.ts";
 import { HUB_PLUGIN_API_VERSION } from "./api.ts";
+import { installJobRoutes, readArchive, uploadBody } from "./install-jobs.routes.ts";
+import { parsePackageSpec } from "./installer.ts";
 import { PluginPackageError } from "./manifest.ts";
 import { NpmError } from "./npm-runner.ts";
 import type { PluginService } from "./plugin-service.ts";
@@ -59,27 +60,26 @@ export function pluginRoutes(plugins: PluginService, bridges: BridgeService): Ho
     });
   });
 
-  app.post("/install", validate("json", PackageSchema), async (c) =>
-    c.json(await packageOperation(() => catalog.install(c.req.valid("json").packageName)), 201),
-  );
-  app.post(
-    "/upload",
-    bodyLimit({
-      maxSize: plugins.uploadLimitBytes,
-      onError: () => {
-        throw new HttpError(413, `The archive is larger than ${plugins.uploadLimitBytes} bytes`);
-      },
-    }),
-    async (c) => {
-      const type = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
-      if (type !== "application/octet-stream") {
-        throw new HttpError(415, "Send the .tgz as the raw request body with Content-Type: application/octet-stream");
-      }
-      const archive = new Uint8Array(await c.req.arrayBuffer());
-      if (archive.length === 0) throw new HttpError(400, "The request body is empty");
-      return c.json(await packageOperation(() => catalog.upload(archive)), 201);
-    },
-  );
+  // The spec's synchronous installs answer when the install ended; they run as jobs too, so the Plugins page shows
+  // (and can cancel) an install a script started.
+  app.post("/install", validate("json", PackageSchema), async (c) => {
+    const spec = c.req.valid("json").packageName;
+    const result = await packageOperation(() => {
+      parsePackageSpec(spec); // a name npm cannot take is refused before it becomes a job
+      const { settled } = plugins.installs.start({ type: "registry", spec }, (watch) => catalog.install(spec, watch));
+      return settled;
+    });
+    return c.json(result, 201);
+  });
+  app.post("/upload", uploadBody(plugins), async (c) => {
+    const archive = await readArchive(c);
+    const source = { type: "upload" as const, file: "upload.tgz", bytes: archive.length };
+    const result = await packageOperation(
+      () => plugins.installs.start(source, (watch) => catalog.upload(archive, watch)).settled,
+    );
+    return c.json(result, 201);
+  });
+  installJobRoutes(app, plugins);
   app.post("/install-local", validate("json", LocalSchema), async (c) =>
     c.json(await packageOperation(() => catalog.installLocal(c.req.valid("json").path)), 201),
   );

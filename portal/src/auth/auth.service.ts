@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
+import type { LoginAudit } from "../audit/login-audit.ts";
 import { hashPassword, needsRehash, type ScryptParams, verifyPassword } from "../crypto/password-hash.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import type { LoginLimits } from "../rate-limit/login-limits.ts";
@@ -32,6 +33,8 @@ export class AuthService {
     private readonly now: () => number,
     private readonly log: Logger,
     private readonly hashing: ScryptParams,
+    /** Where logins are audited (successes, and failures within a budget). */
+    private readonly loginAudit?: LoginAudit,
   ) {}
 
   /**
@@ -84,16 +87,34 @@ export class AuthService {
   ): Promise<{ user: SessionUser; cookie: string; maxAgeS: number; device: { cookie: string; maxAgeS: number } }> {
     const normalized = email.trim().toLowerCase();
     const device = deviceCookie === undefined ? undefined : openDeviceCookie(this.box, deviceCookie, this.now());
-    const attempt = this.limits.admit(normalized, ip, device?.account === normalized ? device.id : undefined);
+    let attempt: ReturnType<LoginLimits["admit"]>;
+    try {
+      attempt = this.limits.admit(normalized, ip, device?.account === normalized ? device.id : undefined);
+    } catch (error) {
+      await this.loginAudit?.failed({
+        ip,
+        reason: "rate_limited",
+        typed: normalized,
+        account: async () => (await this.repository.findUserByEmail(normalized))?.email,
+      });
+      throw error;
+    }
 
     const user = await this.repository.findUserByEmail(normalized);
     this.dummyHash ??= hashPassword(randomBytes(16).toString("hex"), this.hashing);
     const valid = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
     if (!user || !valid) {
       this.log.info({ ip, knownDevice: attempt.trusted }, "portal login refused");
+      await this.loginAudit?.failed({
+        ip,
+        reason: user ? "wrong_password" : "unknown_account",
+        typed: normalized,
+        account: async () => user?.email,
+      });
       throw new HttpError(401, "Invalid e-mail or password", "UNAUTHORIZED");
     }
     attempt.succeeded();
+    await this.loginAudit?.succeeded(user.email, ip);
     const now = this.now();
     if (needsRehash(user.password_hash, this.hashing)) {
       await this.repository.updateUser(user.id, {

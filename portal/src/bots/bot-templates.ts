@@ -1,3 +1,5 @@
+import { type BotSetting, settingDefaults } from "./bot-settings.ts";
+import { TEMPLATE_SETTINGS } from "./bot-template-settings.ts";
 import type { FeatureKey } from "./feature-keys.ts";
 
 /** A bot template of the catalog (`GET /api/admin/bots?view=templates`). */
@@ -13,7 +15,13 @@ export interface BotTemplate {
   capabilities: string[];
   /** Whether the bot answers inside threads rather than in the room's main timeline. */
   threadAware: boolean;
-  /** The starting `config` of a bot made from this template (merged under the admin's own config). */
+  /**
+   * The settings a bot of this template takes in `config`, with their types, defaults and limits (bot-settings.ts):
+   * the portal refuses a config that does not fit, and the console builds its settings form from them. `null`: a
+   * free-form template (the custom bot), whose config is any JSON object.
+   */
+  settings: BotSetting[] | null;
+  /** The starting `config` of a bot made from this template (the settings' defaults), merged under the admin's own. */
   defaultConfig: Record<string, unknown>;
   /** The localpart suggested for a bot made from this template. */
   suggestedLocalpart: string;
@@ -24,7 +32,7 @@ export interface BotTemplate {
  * reminders, FAQ answers, admin chores, relaying) and a blank one. Kept in code: it changes with releases, not per
  * installation.
  */
-export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
+const CATALOG: Omit<BotTemplate, "defaultConfig">[] = [
   {
     id: "welcome",
     name: "Welcome bot",
@@ -33,11 +41,7 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
     defaultFeatures: ["room_auto_join", "room_responses", "command_handling"],
     capabilities: ["greet_new_members", "send_room_rules", "direct_messages"],
     threadAware: false,
-    defaultConfig: {
-      welcomeMessage: "Welcome to {room}, {displayname}! Please read the pinned rules before posting.",
-      sendRulesByDirectMessage: false,
-      commandPrefix: "!",
-    },
+    settings: TEMPLATE_SETTINGS.welcome,
     suggestedLocalpart: "welcome",
   },
   {
@@ -49,7 +53,7 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
     defaultFeatures: ["moderation_actions", "keyword_triggers", "admin_commands", "command_handling", "room_auto_join"],
     capabilities: ["redact_messages", "kick_and_ban", "keyword_filters", "ban_lists", "report_handling"],
     threadAware: true,
-    defaultConfig: { managementRoomId: null, blockedKeywords: [], banReason: "Spam", commandPrefix: "!mod" },
+    settings: TEMPLATE_SETTINGS.moderation,
     suggestedLocalpart: "moderator",
   },
   {
@@ -60,7 +64,7 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
     defaultFeatures: ["webhook_notifications", "scheduled_messages"],
     capabilities: ["incoming_webhooks", "rss_atom_feeds", "formatted_messages"],
     threadAware: true,
-    defaultConfig: { feeds: [], pollIntervalMinutes: 15, messageFormat: "markdown" },
+    settings: TEMPLATE_SETTINGS.notifier,
     suggestedLocalpart: "notifier",
   },
   {
@@ -71,7 +75,7 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
     defaultFeatures: ["command_handling", "scheduled_messages", "thread_replies"],
     capabilities: ["one_off_reminders", "recurring_announcements", "time_zones"],
     threadAware: true,
-    defaultConfig: { defaultTimeZone: "UTC", commandPrefix: "!remind" },
+    settings: TEMPLATE_SETTINGS.reminder,
     suggestedLocalpart: "reminder",
   },
   {
@@ -82,7 +86,7 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
     defaultFeatures: ["keyword_triggers", "room_responses", "thread_replies", "command_handling"],
     capabilities: ["keyword_answers", "help_command", "thread_replies"],
     threadAware: true,
-    defaultConfig: { entries: [], replyInThread: true, cooldownSeconds: 60 },
+    settings: TEMPLATE_SETTINGS.faq,
     suggestedLocalpart: "faq",
   },
   {
@@ -94,7 +98,7 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
     defaultFeatures: ["admin_commands", "command_handling"],
     capabilities: ["registration_tokens", "user_lookup", "room_statistics", "server_notices"],
     threadAware: false,
-    defaultConfig: { allowedUsers: [], commandPrefix: "!admin" },
+    settings: TEMPLATE_SETTINGS["admin-helper"],
     suggestedLocalpart: "adminbot",
   },
   {
@@ -105,7 +109,7 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
     defaultFeatures: ["message_relay", "room_auto_join"],
     capabilities: ["one_way_relay", "two_way_relay", "sender_attribution"],
     threadAware: true,
-    defaultConfig: { routes: [], includeSenderName: true },
+    settings: TEMPLATE_SETTINGS.relay,
     suggestedLocalpart: "relay",
   },
   {
@@ -116,9 +120,16 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze([
     defaultFeatures: [],
     capabilities: [],
     threadAware: false,
-    defaultConfig: {},
+    settings: null,
     suggestedLocalpart: "bot",
   },
-] satisfies BotTemplate[]);
+];
+
+export const BOT_TEMPLATES: readonly BotTemplate[] = Object.freeze(
+  CATALOG.map((template) => ({
+    ...template,
+    defaultConfig: template.settings ? settingDefaults(template.settings) : {},
+  })),
+);
 
 export const findTemplate = (id: string) => BOT_TEMPLATES.find((template) => template.id === id);

@@ -19,10 +19,25 @@ import {
   toFeature,
   toRoom,
 } from "./bot-records.ts";
-import { findTemplate } from "./bot-templates.ts";
+import { checkBotSettings, describeProblem } from "./bot-settings.ts";
+import { type BotTemplate, findTemplate } from "./bot-templates.ts";
 import type { BotFeatureRow, BotRoomRow, BotRow, BotsRepository } from "./bots.repository.ts";
 import type { AssignRoomInput, BotAction, CreateBotInput, FeatureToggleInput, UpdateBotInput } from "./bots.schema.ts";
 import { FEATURE_KEYS } from "./feature-keys.ts";
+
+/**
+ * A bot's config checked against its template's settings (bot-settings.ts), the settings left out at their defaults;
+ * 400 naming every field that does not fit. A free-form template (or one no longer in the catalog) takes any object.
+ */
+function settingsOf(template: BotTemplate | undefined, config: Record<string, unknown>): Record<string, unknown> {
+  if (!template?.settings) return { ...structuredClone(template?.defaultConfig ?? {}), ...config };
+  const checked = checkBotSettings(template.settings, config);
+  const problems = Object.entries(checked.problems);
+  if (problems.length > 0) {
+    throw badRequest(`Invalid config: ${problems.map(([path, problem]) => `${path} ${describeProblem(problem)}`).join("; ")}`);
+  }
+  return checked.config;
+}
 
 /**
  * Bots of a managed server: template catalog, CRUD, room assignments, feature toggles, activation, and the access
@@ -88,7 +103,7 @@ export class BotsService {
       display_name: input.displayName,
       localpart,
       avatar_url: input.avatarUrl ?? null,
-      config: JSON.stringify({ ...structuredClone(template.defaultConfig), ...input.config }),
+      config: JSON.stringify(settingsOf(template, input.config ?? {})),
       status: "inactive",
       enabled: 0,
       access_token_enc: null,
@@ -127,7 +142,7 @@ export class BotsService {
     const changes: Parameters<BotsRepository["update"]>[1] = { updated_at: this.isoNow() };
     if (input.displayName !== undefined) changes.display_name = input.displayName;
     if (input.avatarUrl !== undefined) changes.avatar_url = input.avatarUrl;
-    if (input.config !== undefined) changes.config = JSON.stringify(input.config);
+    if (input.config !== undefined) changes.config = JSON.stringify(settingsOf(findTemplate(row.template_id), input.config));
     await this.repository.update(id, changes);
     await this.audit.record(actor, {
       action: "bot.updated",

@@ -7,7 +7,7 @@ const text = (field: string, max: number) =>
 const hexColor = (field: string) =>
   v.pipe(
     v.string(`${field} must be a string`),
-    v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, `${field} must be a hex colour such as #0dbd8b`),
+    v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, `${field} must be a hex colour such as #0a7f5f`),
     v.toLowerCase(),
   );
 /** Only http(s): a `javascript:` link on a public page would be a script injection. */

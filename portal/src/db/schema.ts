@@ -11,6 +11,7 @@ export interface Database {
   token_metadata: TokenMetadataTable;
   audit_log: AuditLogTable;
   audit_log_counts: AuditLogCountsTable;
+  audit_names: AuditNamesTable;
   registrations: RegistrationsTable;
   branding_profiles: BrandingProfilesTable;
   branding_assets: BrandingAssetsTable;
@@ -99,6 +100,17 @@ export interface AuditLogCountsTable {
   scope: "all" | "server";
   server_id: string;
   entries: number;
+}
+
+/**
+ * The last known name of everything audit entries point at (migration 0010): kept up to date by every audited
+ * operation, so an entry about a deleted server, bot, profile, integration or token label still reads by name.
+ * `subject` is `<kind>:<id>`, for tokens `token:<server id>:<token>` (audit/audit-subjects.ts).
+ */
+export interface AuditNamesTable {
+  subject: string;
+  name: string;
+  updated_at: string;
 }
 
 export interface RegistrationsTable {

@@ -51,18 +51,20 @@ export async function startDemo(ctx: PortalContext): Promise<RunningDemo> {
     // The simulator listens on a new port at every start: moving the URL there takes the simulator's token along.
     const server = existing
       ? await servers.update(existing.id, { ...fields, adminToken: homeserver.adminToken }, ACTOR)
-      : await servers.create(
-          {
-            ...fields,
-            slug: DEMO_SERVER_SLUG,
-            adminToken: homeserver.adminToken,
-            notes: null,
-            publicDomain: null,
-            routePrefix: null,
-            brandingProfileId: null,
-          },
-          ACTOR,
-        );
+      : (
+          await servers.create(
+            {
+              ...fields,
+              slug: DEMO_SERVER_SLUG,
+              adminToken: homeserver.adminToken,
+              notes: null,
+              publicDomain: null,
+              routePrefix: null,
+              brandingProfileId: null,
+            },
+            ACTOR,
+          )
+        ).server;
     if (!server.enabled) await servers.act(server.id, { action: "enable" }, ACTOR);
     if (!server.isDefault) await servers.act(server.id, { action: "set_default" }, ACTOR);
     for (const token of DEMO_TOKENS) await tokens.create(server.id, { ...token, expiry_time: null }, ACTOR);

@@ -25,6 +25,26 @@ export interface DiagnosticsResult {
   checkedAt: string;
 }
 
+/**
+ * Why a server cannot be saved as it is (`ServersService.create`): no homeserver answers, or it does not take the admin
+ * token. The codes are the 422 `errorCode`s of `POST /api/admin/servers` (docs/portal.md, "Check on save").
+ */
+export interface ConnectionFailure {
+  code: "HOMESERVER_UNREACHABLE" | "ADMIN_API_UNREACHABLE" | "ADMIN_TOKEN_REFUSED" | "SERVER_NAME_MISMATCH";
+  message: string;
+}
+
+/** What the probes found beyond the spec's record: the facts a connection check needs to say which step failed. */
+interface Findings {
+  result: DiagnosticsResult;
+  /** The admin API answers but refused the token: its errcode (or HTTP status). */
+  tokenRefusal?: string | undefined;
+  /** The Matrix API answers but `/_synapse/admin` does not. */
+  adminApiMissing?: boolean | undefined;
+  /** The token's owner, when it is of another server than the configured name. */
+  foreignOwner?: string | undefined;
+}
+
 /** Each probe has this long; the probes run in parallel. */
 const PROBE_TIMEOUT_MS = 5_000;
 
@@ -59,6 +79,46 @@ export class DiagnosticsService {
   ) {}
 
   async run(server: ServerConnection & { server_name: string }): Promise<DiagnosticsResult> {
+    return (await this.probeAll(server)).result;
+  }
+
+  /**
+   * The same diagnostics, judged as a check before a server is saved: a failure when no Matrix homeserver answers,
+   * its admin API is not reachable, it refuses the admin token, or the token belongs to a user of another server
+   * name. Other findings (registration off, MAS, no token flow) do not stop a save; they are in `result`.
+   */
+  async checkConnection(
+    server: ServerConnection & { server_name: string },
+  ): Promise<{ result: DiagnosticsResult; failure?: ConnectionFailure }> {
+    const found = await this.probeAll(server);
+    const { result } = found;
+    const fail = (code: ConnectionFailure["code"], message: string) => ({ result, failure: { code, message } });
+    if (!result.homeserverReachable) return fail("HOMESERVER_UNREACHABLE", result.errors[0] ?? "No Matrix homeserver answered");
+    if (found.adminApiMissing) {
+      return fail(
+        "ADMIN_API_UNREACHABLE",
+        "A Matrix homeserver answers, but its Synapse admin API (/_synapse/admin) is not reachable from the portal: check the reverse proxy",
+      );
+    }
+    if (found.tokenRefusal !== undefined) {
+      return fail(
+        "ADMIN_TOKEN_REFUSED",
+        `The homeserver refused the admin token (${found.tokenRefusal}): give the access token of a server administrator`,
+      );
+    }
+    if (!result.adminApiReachable) {
+      return fail("ADMIN_API_UNREACHABLE", "The homeserver's admin API did not answer the token check; try again");
+    }
+    if (found.foreignOwner !== undefined) {
+      return fail(
+        "SERVER_NAME_MISMATCH",
+        `The admin token belongs to ${found.foreignOwner}, but the server name given is ${server.server_name}: correct the server name`,
+      );
+    }
+    return { result };
+  }
+
+  private async probeAll(server: ServerConnection & { server_name: string }): Promise<Findings> {
     const started = performance.now();
     const hs: HomeserverClient = this.connector.client(server, PROBE_TIMEOUT_MS);
     const probeName = `portal-diagnostics-${randomBytes(4).toString("hex")}`;
@@ -78,26 +138,28 @@ export class DiagnosticsService {
 
     const homeserverReachable = probeOutcome(versions, (r) => r.status === 200 && Array.isArray(r.body.versions));
     if (!homeserverReachable) {
-      if ("denied" in versions && versions.denied) return this.failed(server, [deniedMessage(versions.denied)]);
+      if ("denied" in versions && versions.denied) return { result: this.failed(server, [deniedMessage(versions.denied)]) };
       this.log.warn(
         { serverId: server.id, internalUrl: server.internal_url, versions: causeOf(versions), register: causeOf(register) },
         "diagnostics: no Matrix homeserver answered at the internal URL",
       );
       await sleep(Math.max(0, started + PROBE_TIMEOUT_MS - performance.now()));
-      return this.failed(server, [
-        `Could not reach a Matrix homeserver at ${server.internal_url}: check the URL, the network and that the homeserver runs (the cause is in the portal log)`,
-      ]);
+      return {
+        result: this.failed(server, [
+          `Could not reach a Matrix homeserver at ${server.internal_url}: check the URL, the network and that the homeserver runs (the cause is in the portal log)`,
+        ]),
+      };
     }
 
     const versionOk = probeOutcome(serverVersion, (r) => r.status === 200 && typeof r.body.server_version === "string");
     const tokenAccepted = probeOutcome(adminCheck, (r) => r.status === 200 || (r.status === 400 && errcodeOf(r) !== undefined));
     const adminApiReachable = versionOk && tokenAccepted;
+    let tokenRefusal: string | undefined;
     if (homeserverReachable && !versionOk) {
       errors.push("The Synapse admin API (/_synapse/admin) is not reachable from the portal: check the reverse proxy");
     } else if (versionOk && !tokenAccepted && !("unreachable" in adminCheck)) {
-      errors.push(
-        `The homeserver refused the stored admin token (${errcodeOf(adminCheck) ?? `HTTP ${adminCheck.status}`}); rotate it`,
-      );
+      tokenRefusal = errcodeOf(adminCheck) ?? `HTTP ${adminCheck.status}`;
+      errors.push(`The homeserver refused the stored admin token (${tokenRefusal}); rotate it`);
     }
 
     const tokenEndpointsAvailable = probeOutcome(tokens, (r) => r.status === 200 && Array.isArray(r.body.registration_tokens));
@@ -118,15 +180,17 @@ export class DiagnosticsService {
     errors.push(...flows.errors);
 
     let serverName = server.server_name;
+    let foreignOwner: string | undefined;
     const userId = !("unreachable" in whoami) && whoami.status === 200 ? whoami.body.user_id : undefined;
     if (typeof userId === "string" && userId.includes(":")) {
       serverName = userId.slice(userId.indexOf(":") + 1);
       if (serverName !== server.server_name) {
+        foreignOwner = userId;
         errors.push(`The admin token belongs to ${userId}, but this server is configured as ${server.server_name}`);
       }
     }
 
-    return {
+    const result: DiagnosticsResult = {
       homeserverReachable,
       adminApiReachable,
       tokenEndpointsAvailable,
@@ -138,6 +202,7 @@ export class DiagnosticsService {
       errors,
       checkedAt: new Date(this.now()).toISOString(),
     };
+    return { result, tokenRefusal, adminApiMissing: !versionOk, foreignOwner };
   }
 
   /** Every check false: nothing answered like a Matrix homeserver, so no other answer is worth reporting. */

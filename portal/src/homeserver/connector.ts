@@ -2,6 +2,7 @@ import type { Dispatcher } from "undici";
 import { HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { type SecretBox, SecretBoxError } from "../crypto/secret-box.ts";
+import type { HomeserverOutcome } from "../metrics/portal-metrics.ts";
 import { HomeserverClient } from "./homeserver-client.ts";
 import type { OutboundPolicy } from "./outbound-policy.ts";
 
@@ -22,6 +23,8 @@ export class HomeserverConnector {
     private readonly http: Dispatcher,
     private readonly outbound: OutboundPolicy,
     private readonly log: Logger,
+    /** Told every homeserver call's outcome and duration (the portal's metrics). */
+    private readonly observe?: (outcome: HomeserverOutcome, seconds: number) => void,
   ) {}
 
   /**
@@ -39,7 +42,7 @@ export class HomeserverConnector {
 
   /** A client for the server's internal URL without any token: client-server calls such as `/register`. */
   publicClient(server: ServerConnection, timeoutMs?: number): HomeserverClient {
-    return new HomeserverClient(this.http, server.internal_url, undefined, this.log, timeoutMs);
+    return new HomeserverClient(this.http, server.internal_url, undefined, this.log, timeoutMs, this.observe);
   }
 
   /**
@@ -47,7 +50,7 @@ export class HomeserverConnector {
    * appservice's `as_token`): calls with `admin: true` send it as the bearer token.
    */
   tokenClient(server: Pick<ServerConnection, "internal_url">, token: string, timeoutMs?: number): HomeserverClient {
-    return new HomeserverClient(this.http, server.internal_url, token, this.log, timeoutMs);
+    return new HomeserverClient(this.http, server.internal_url, token, this.log, timeoutMs, this.observe);
   }
 
   /** A client for the server's internal URL, with its admin token decrypted for this use only. */
@@ -63,6 +66,6 @@ export class HomeserverConnector {
         "SECRET_UNREADABLE",
       );
     }
-    return new HomeserverClient(this.http, server.internal_url, token, this.log, timeoutMs);
+    return new HomeserverClient(this.http, server.internal_url, token, this.log, timeoutMs, this.observe);
   }
 }

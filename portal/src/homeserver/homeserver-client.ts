@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from "node:dns";
 import type { LookupFunction } from "node:net";
 import { Agent, buildConnector, type Dispatcher, request } from "undici";
 import type { Logger } from "../../../lib/logger.ts";
+import { type HomeserverOutcome, statusClass } from "../metrics/portal-metrics.ts";
 import { type HomeserverPath, homeserverUrl } from "./homeserver-path.ts";
 import { OutboundPolicy, OutboundRefused } from "./outbound-policy.ts";
 
@@ -83,6 +84,8 @@ export class HomeserverClient {
     private readonly adminToken: string | undefined,
     private readonly log: Logger,
     private readonly defaultTimeoutMs = 10_000,
+    /** Told every call's outcome and duration (the portal's metrics). */
+    private readonly observe: (outcome: HomeserverOutcome, seconds: number) => void = () => undefined,
   ) {}
 
   async call<P extends string>(
@@ -119,12 +122,14 @@ export class HomeserverClient {
           { method, path: loggedPath(path), reason: denied.message },
           "homeserver call refused by the outbound rules",
         );
+        this.observe("denied", (performance.now() - started) / 1000);
         throw new HomeserverUnreachable("denied", denied.message);
       }
       const timedOut = err.name === "TimeoutError" || err.name === "AbortError" || /timeout/i.test(err.code ?? "");
       const reason = timedOut ? "timed out" : (err.cause?.code ?? err.code ?? err.name);
       // Admins are told only that no homeserver answered (homeserver-errors.ts): the cause is here, for the operator.
       this.log.info({ method, url: `${url.origin}${loggedPath(url.pathname)}`, reason }, "homeserver call failed");
+      this.observe(timedOut ? "timeout" : "network", (performance.now() - started) / 1000);
       throw new HomeserverUnreachable(timedOut ? "timeout" : "network", reason);
     }
     const { body, json } = parseObject(text);
@@ -135,8 +140,10 @@ export class HomeserverClient {
         : typeof retryAfter === "string" && /^\d+$/.test(retryAfter)
           ? Number(retryAfter) * 1000
           : undefined;
+    const seconds = (performance.now() - started) / 1000;
+    this.observe(statusClass(response.statusCode), seconds);
     this.log.debug(
-      { method, path: loggedPath(path), status: response.statusCode, ms: Math.round(performance.now() - started) },
+      { method, path: loggedPath(path), status: response.statusCode, ms: Math.round(seconds * 1000) },
       "homeserver call",
     );
     return { status: response.statusCode, body, json, retryAfterMs };

@@ -10,6 +10,7 @@ import { brandingAdminRoutes, brandingPublicRoutes } from "../branding/branding.
 import type { PortalContext } from "../context.ts";
 import { diagnosticsRoutes } from "../diagnostics/diagnostics.routes.ts";
 import { integrationRoutes } from "../integrations/integrations.routes.ts";
+import { countOutcomes, metricsRoutes } from "../metrics/metrics.routes.ts";
 import { registrationRoutes } from "../registration/registration.routes.ts";
 import { resolveRoutes, serverRoutes } from "../servers/servers.routes.ts";
 import { statsRoutes } from "../stats/stats.routes.ts";
@@ -76,6 +77,10 @@ export function createPortalApp(ctx: PortalContext): Hono<PortalEnv> {
 
   // Minimal on purpose (portal spec): no versions, counts or internals to anonymous callers.
   app.get("/api/health", (c) => c.json({ status: "ok" }));
+  // Prometheus, with its own bearer token (PORTAL_METRICS_TOKEN), off without one.
+  app.route("/api/metrics", metricsRoutes(ctx.metrics, ctx.config.metricsToken));
+  const outcomes = countOutcomes(ctx.metrics);
+  app.use("/api/register", outcomes);
   app.route("/api/register", registrationRoutes(ctx));
   app.route("/api/server", resolveRoutes(ctx));
   app.route("/api/branding", brandingPublicRoutes(ctx));
@@ -84,6 +89,8 @@ export function createPortalApp(ctx: PortalContext): Hono<PortalEnv> {
   app.route("/api/auth", authRoutes(ctx));
 
   app.use("/api/admin/*", requireSession(ctx), csrfGuard());
+  // After the session guard: only administrators' token changes are counted. (The pattern covers the collection too.)
+  app.use("/api/admin/tokens/*", outcomes);
   app.route("/api/admin/servers", serverRoutes(ctx));
   app.route("/api/admin/tokens", tokenRoutes(ctx));
   app.route("/api/admin/stats", statsRoutes(ctx));

@@ -4,15 +4,18 @@ import type { PortalContext } from "../context.ts";
 import { actorOf } from "../http/actor.ts";
 import type { PortalEnv } from "../http/env.ts";
 import { toPublicServer } from "./server-record.ts";
-import { CreateServerBody, ResolveQuery, ServerActionBody, UpdateServerBody } from "./servers.schema.ts";
+import { CreateServerBody, CreateServerQuery, ResolveQuery, ServerActionBody, UpdateServerBody } from "./servers.schema.ts";
 
 /** `/api/admin/servers`: list, create, read, update, actions, delete. */
 export function serverRoutes(ctx: PortalContext): Hono<PortalEnv> {
   const servers = ctx.services.servers;
   return new Hono<PortalEnv>()
     .get("/", async (c) => c.json({ servers: await servers.list() }))
-    .post("/", validate("json", CreateServerBody), async (c) =>
-      c.json({ server: await servers.create(c.req.valid("json"), actorOf(c)) }, 201),
+    .post("/", validate("query", CreateServerQuery), validate("json", CreateServerBody), async (c) =>
+      c.json(
+        await servers.create(c.req.valid("json"), actorOf(c), { saveAnyway: c.req.valid("query").saveAnyway === "true" }),
+        201,
+      ),
     )
     .get("/:id", async (c) => c.json({ server: await servers.get(c.req.param("id")) }))
     .put("/:id", validate("json", UpdateServerBody), async (c) =>

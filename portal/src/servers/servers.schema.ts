@@ -87,6 +87,15 @@ export const CreateServerBody = v.strictObject(
 );
 export type CreateServerInput = v.InferOutput<typeof CreateServerBody>;
 
+/**
+ * `POST /api/admin/servers?saveAnyway=true`: store the server without checking that its homeserver answers and takes
+ * the admin token (the portal's own flag; the spec defines none). Only `true` and `false` are accepted.
+ */
+export const CreateServerQuery = v.object(
+  { saveAnyway: v.optional(v.picklist(["true", "false"], "saveAnyway must be true or false")) },
+  objectMessage,
+);
+
 /** `registrationMode`: `token` (sign-up with a registration token, the default) or `closed` (the portal refuses sign-ups). */
 export const REGISTRATION_MODES = ["token", "closed"] as const;
 /** `managedMode`: how integrations are deployed for this server, as the integration `deploymentMode` values. */

@@ -25,12 +25,15 @@ const FIELD_COLUMNS = {
 /** Same scheme, host and port (default ports included): where the admin token may keep going. */
 const sameOrigin = (a: string, b: string) => new URL(a).origin === new URL(b).origin;
 
+const CONFLICTS: Record<string, string> = {
+  slug: "Another server already uses this slug",
+  public_domain: "Another server already uses this public domain",
+};
+
 /** A UNIQUE violation on slug or public domain, as the 409 the admin should see. */
 function asConflict(error: unknown): never {
-  const column = uniqueViolation(error);
-  if (column === "slug") throw conflict("Another server already uses this slug");
-  if (column === "public_domain") throw conflict("Another server already uses this public domain");
-  throw error;
+  const message = CONFLICTS[uniqueViolation(error) ?? ""];
+  throw message === undefined ? error : conflict(message);
 }
 
 /**
@@ -65,11 +68,38 @@ export class ServersService {
     return toServerRecord(await this.requireRow(id));
   }
 
-  /** Creates a server as a disabled draft; the first server becomes the default. */
-  async create(input: CreateServerInput, actor: AuditActor): Promise<ServerRecord> {
+  /**
+   * Creates a server as a disabled draft; the first server becomes the default. Before saving, the diagnostics check
+   * that a Matrix homeserver answers at the internal URL and takes the admin token (422 with what failed otherwise,
+   * nothing stored); their result is stored as the server's last diagnostics. `saveAnyway` skips the check: the
+   * server is stored unchecked (`lastDiagAt` null) and the audit entry says so.
+   */
+  async create(
+    input: CreateServerInput,
+    actor: AuditActor,
+    options: { saveAnyway?: boolean } = {},
+  ): Promise<{ server: ServerRecord; diagnostics?: DiagnosticsResult }> {
     this.connector.assertAllowedUrl(input.internalUrl);
     await this.assertBranding(input.brandingProfileId);
+    // Conflicts first: the check can take seconds, and a slug already taken fails anyway (the insert checks again).
+    if (await this.repository.findBy("slug", input.slug)) throw conflict(CONFLICTS.slug as string);
+    if (input.publicDomain !== null && (await this.repository.findBy("public_domain", input.publicDomain))) {
+      throw conflict(CONFLICTS.public_domain as string);
+    }
     const id = randomUUID();
+    const adminTokenEnc = this.connector.sealAdminToken(id, input.adminToken);
+    let diagnostics: DiagnosticsResult | undefined;
+    if (!options.saveAnyway) {
+      const check = await this.diagnostics.checkConnection({
+        id,
+        internal_url: input.internalUrl,
+        admin_token_enc: adminTokenEnc,
+        server_name: input.serverName,
+      });
+      if (check.failure) throw new HttpError(422, check.failure.message, check.failure.code);
+      diagnostics = check.result;
+    }
+    const ok = diagnostics ? this.diagnostics.isHealthy(diagnostics) : undefined;
     const nowIso = this.isoNow();
     const row = await this.repository
       .insertWithDefault({
@@ -79,7 +109,7 @@ export class ServersService {
         server_name: input.serverName,
         internal_url: input.internalUrl,
         public_url: input.publicUrl,
-        admin_token_enc: this.connector.sealAdminToken(id, input.adminToken),
+        admin_token_enc: adminTokenEnc,
         notes: input.notes,
         public_domain: input.publicDomain,
         route_prefix: input.routePrefix,
@@ -88,8 +118,8 @@ export class ServersService {
         managed_mode: null,
         status: "draft",
         enabled: 0,
-        last_diag_at: null,
-        last_diag_ok: null,
+        last_diag_at: diagnostics?.checkedAt ?? null,
+        last_diag_ok: ok === undefined ? null : ok ? 1 : 0,
         token_rotated_at: null,
         created_at: nowIso,
         updated_at: nowIso,
@@ -99,9 +129,15 @@ export class ServersService {
       action: "server.created",
       serverId: id,
       target: id,
-      detail: { name: row.name, slug: row.slug, isDefault: row.is_default === 1 },
+      detail: {
+        name: row.name,
+        slug: row.slug,
+        isDefault: row.is_default === 1,
+        checked: diagnostics !== undefined,
+        ...(ok === undefined ? {} : { ok }),
+      },
     });
-    return toServerRecord(row);
+    return diagnostics ? { server: toServerRecord(row), diagnostics } : { server: toServerRecord(row) };
   }
 
   /**

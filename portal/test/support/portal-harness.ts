@@ -112,14 +112,17 @@ export function nextIp(): string {
   return `10.77.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 }
 
-/** Creates a managed server for `hs` (enabled unless `enable: false`) and returns its record. */
+/**
+ * Creates a managed server for `hs` (enabled unless `enable: false`) and returns its record. `saveAnyway` stores it
+ * without the check on save, for servers meant to be unreachable or misconfigured.
+ */
 export async function addServer(
   admin: PortalClient,
   hs: HomeserverSimulator,
-  options: { enable?: boolean; fields?: Record<string, unknown> } = {},
+  options: { enable?: boolean; fields?: Record<string, unknown>; saveAnyway?: boolean } = {},
 ): Promise<Record<string, unknown> & { id: string }> {
   slugCounter += 1;
-  const created = await admin.post("/api/admin/servers", {
+  const created = await admin.post(`/api/admin/servers${options.saveAnyway ? "?saveAnyway=true" : ""}`, {
     name: `Test server ${slugCounter}`,
     slug: `test-${slugCounter}-${Date.now().toString(36)}`,
     serverName: hs.serverName,

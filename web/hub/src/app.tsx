@@ -10,6 +10,7 @@ import { BridgeDetailPage } from "./pages/bridge-detail.tsx";
 import { BridgeFormPage } from "./pages/bridge-form.tsx";
 import { BridgesPage } from "./pages/bridges.tsx";
 import { DashboardPage } from "./pages/dashboard.tsx";
+import { DeviceInspectorPage } from "./pages/device-inspector.tsx";
 import { EntitiesPage } from "./pages/entities.tsx";
 import { HealthPage } from "./pages/health.tsx";
 import { LocksPage } from "./pages/locks.tsx";
@@ -55,13 +56,15 @@ function LiveIndicator() {
 }
 
 function page(route: string[]): { key: string; node: ComponentChildren } {
-  const [section, id, sub] = route;
+  const [section, id, sub, item] = route;
   switch (section) {
     case undefined:
       return { key: "dashboard", node: <DashboardPage /> };
     case "bridges":
       if (id === "new") return { key: "bridge-new", node: <BridgeFormPage /> };
       if (id && sub === "edit") return { key: `bridge-edit-${id}`, node: <BridgeFormPage bridgeId={id} /> };
+      if (id && sub === "endpoints" && item && /^\d{1,5}$/.test(item))
+        return { key: `inspect-${id}-${item}`, node: <DeviceInspectorPage bridgeId={id} endpointNumber={Number(item)} /> };
       if (id) return { key: `bridge-${id}`, node: <BridgeDetailPage bridgeId={id} /> };
       return { key: "bridges", node: <BridgesPage /> };
     case "entities":

@@ -187,6 +187,20 @@ export class BridgeNode extends EventEmitter<BridgeNodeEvents> {
     return this.#parent ? this.#parent.parts.get(id) : this.#staged.get(id);
   }
 
+  /**
+   * The endpoint with this number while the node runs (the root is 0; the aggregator and the devices follow), for
+   * the device inspector; undefined when stopped or when no endpoint has the number.
+   */
+  endpointByNumber(number: number): Endpoint | undefined {
+    const node = this.#node;
+    if (!node || this.#status !== "running") return undefined;
+    let found: Endpoint | undefined;
+    node.visit((endpoint) => {
+      if (endpoint.maybeNumber === number) found ??= endpoint;
+    });
+    return found;
+  }
+
   /** All device endpoints, attached or held. */
   devices(): Endpoint[] {
     return this.#parent ? [...this.#parent.parts] : [...this.#staged.values()];

@@ -9,6 +9,7 @@ import type {
   PluginDeviceInfo,
 } from "../../bridges/bridge-runtime.ts";
 import type { EndpointIdentities } from "../../bridges/endpoint-identities.ts";
+import type { AttributePath, EndpointInspection, InspectedChange } from "../../bridges/endpoint-inspection.ts";
 import { type CompiledFilter, compileFilter } from "../../bridges/filter.ts";
 import type { EntityMappingStore } from "../../entity-mappings/entity-mapping-store.ts";
 import { viewEntity } from "../../home-assistant/entity-view.ts";
@@ -23,6 +24,7 @@ import { EntityDevices } from "./entity-devices.ts";
 import { forceSync } from "./force-sync.ts";
 import { PRODUCT_ID, VENDOR_ID } from "./identity.ts";
 import type { BridgeNode } from "./node.ts";
+import { NodeInspector } from "./node-inspector.ts";
 import { pairingCodesFor } from "./pairing-codes.ts";
 import { PluginDeviceShelf } from "./plugin-device-shelf.ts";
 
@@ -64,6 +66,8 @@ export class MatterBridgeRuntime implements BridgeRuntime {
   readonly #plugins: PluginHostForBridge | undefined;
   /** Devices mounted by plugins. */
   readonly #pluginDevices: PluginDeviceShelf;
+  /** The device inspector's reads and watches of the running node. */
+  readonly #inspector: NodeInspector;
 
   constructor(
     config: BridgeConfig,
@@ -103,6 +107,11 @@ export class MatterBridgeRuntime implements BridgeRuntime {
       },
       this.#config,
       this.#filter,
+    );
+    this.#inspector = new NodeInspector(
+      config.id,
+      () => (this.#status === "running" ? this.#node : undefined),
+      (number) => [...this.#devices.exposed()].find(([, device]) => device.endpoint.maybeNumber === number)?.[0] ?? null,
     );
   }
 
@@ -248,6 +257,18 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     const view = viewEntity(this.deps.ha.model, entityId);
     if (!view?.state) return undefined;
     return allowedDeviceTypes(this.#devices.snapshot(view, view.name), (domain) => this.#plugins?.mappingFor(domain));
+  }
+
+  inspect(endpointNumber: number): EndpointInspection | undefined {
+    return this.#inspector.inspect(endpointNumber);
+  }
+
+  readAttributes(endpointNumber: number, paths: readonly AttributePath[]): InspectedChange[] | undefined {
+    return this.#inspector.readAttributes(endpointNumber, paths);
+  }
+
+  watchEndpoint(endpointNumber: number, changed: (paths: AttributePath[]) => void): (() => void) | undefined {
+    return this.#inspector.watchEndpoint(endpointNumber, changed);
   }
 
   async reconfigure(config: BridgeConfig): Promise<void> {

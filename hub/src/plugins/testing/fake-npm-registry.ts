@@ -1,7 +1,9 @@
 /**
  * A tiny npm registry for tests, on 127.0.0.1: it serves the packuments and tarballs of archives published to it
  * (the two requests `npm install <name>` makes), so installing by package name is exercised with the real npm
- * client and no internet. Requests are counted per path; `offline` makes every request fail with 503.
+ * client and no internet. Requests are counted per path; `offline` makes every request fail with 503;
+ * `stallTarballs` holds tarball downloads unanswered (until it is cleared or the registry closes), so a test can
+ * cancel an install while npm waits for its download.
  */
 import { createHash } from "node:crypto";
 import { Hono } from "hono";
@@ -22,6 +24,7 @@ export interface FakeNpmRegistry {
   /** GET requests received per path. */
   readonly requests: Map<string, number>;
   offline: boolean;
+  stallTarballs: boolean;
   close(): Promise<void>;
 }
 
@@ -30,8 +33,17 @@ export async function startFakeNpmRegistry(log: Logger): Promise<FakeNpmRegistry
   const requests = new Map<string, number>();
   const app = new Hono();
   let server: RunningHttpServer | undefined;
+  const stalled = new Set<() => void>();
+  let stall = false;
   const registry = {
     offline: false,
+    get stallTarballs() {
+      return stall;
+    },
+    set stallTarballs(value: boolean) {
+      stall = value;
+      if (!value) for (const release of stalled) release();
+    },
     requests,
     get url() {
       return `http://127.0.0.1:${server?.port}/`;
@@ -45,7 +57,10 @@ export async function startFakeNpmRegistry(log: Logger): Promise<FakeNpmRegistry
       packages.set(name, versions);
       return { name, version };
     },
-    close: async () => server?.close(),
+    close: async () => {
+      for (const release of stalled) release();
+      await server?.close();
+    },
   };
   const tarballName = (name: string, version: string) => `${name.split("/").pop()}-${version}.tgz`;
   app.use(async (c, next) => {
@@ -55,7 +70,16 @@ export async function startFakeNpmRegistry(log: Logger): Promise<FakeNpmRegistry
     await next();
   });
   // Scoped names arrive as `@scope%2fname`: one segment.
-  app.get("/:name/-/:file", (c) => {
+  app.get("/:name/-/:file", async (c) => {
+    if (stall) {
+      await new Promise<void>((resolve) => {
+        const release = () => {
+          stalled.delete(release);
+          resolve();
+        };
+        stalled.add(release);
+      });
+    }
     const name = decodeURIComponent(c.req.param("name"));
     for (const [version, published] of packages.get(name) ?? []) {
       if (tarballName(name, version) === c.req.param("file")) {

@@ -8,6 +8,7 @@ import { branding } from "./0006-branding.ts";
 import { bots } from "./0007-bots.ts";
 import { integrations } from "./0008-integrations.ts";
 import { auditCounts } from "./0009-audit-counts.ts";
+import { auditNames } from "./0010-audit-names.ts";
 
 /** Every schema step, in order. Append only: never edit or reorder an entry that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   bots,
   integrations,
   auditCounts,
+  auditNames,
 ];

@@ -7,6 +7,7 @@ import type {
   BridgeInput,
   CommissioningWindow,
   ControllerInfo,
+  EndpointInspection,
   FilterPreview,
   FilterValues,
   ForceSyncReport,
@@ -65,3 +66,7 @@ export const splitPreview = (id: string, by: SplitBy, signal?: AbortSignal) =>
   request<SplitProposal>(`${bridgePath(id)}/split/preview`, { method: "POST", body: { by }, signal });
 export const confirmSplit = (id: string, body: { by: SplitBy; token: string; keepOriginalRunning: boolean }) =>
   request<{ created: Bridge[]; original: Bridge }>(`${bridgePath(id)}/split`, { method: "POST", body });
+
+/** The device inspector: one endpoint of a running bridge as controllers read it. */
+export const inspectEndpoint = (id: string, endpointNumber: number, signal?: AbortSignal) =>
+  request<EndpointInspection>(`${bridgePath(id)}/endpoints/${endpointNumber}`, { signal });

@@ -1,7 +1,7 @@
 import { wsUrl } from "../../../common/http.ts";
 import { createStore } from "../../../common/store.ts";
 import { listBridges } from "./bridges.ts";
-import type { Bridge } from "./types.ts";
+import type { Bridge, EndpointInspection, InspectedChange } from "./types.ts";
 
 /** `live`: the WebSocket pushes bridge changes; `polling`: it is unavailable and the list is re-read every few seconds. */
 export type LiveMode = "connecting" | "live" | "polling";
@@ -41,6 +41,18 @@ export interface DeviceWatcher {
   update(rows: unknown[]): void;
 }
 let deviceWatcher: DeviceWatcher | undefined;
+
+/** The endpoint the device inspector shows (one at a time, like the hub's `subscribe_endpoint`). */
+export interface EndpointWatcher {
+  bridgeId: string;
+  endpointNumber: number;
+  /** The whole endpoint again; null with the reason when there is nothing to show (bridge stopped, endpoint gone). */
+  snapshot(data: EndpointInspection | null, reason: string | null): void;
+  update(changes: InspectedChange[]): void;
+}
+let endpointWatcher: EndpointWatcher | undefined;
+const watches = (m: { bridgeId?: string; endpointNumber?: number }) =>
+  endpointWatcher && m.bridgeId === endpointWatcher.bridgeId && m.endpointNumber === endpointWatcher.endpointNumber;
 
 function sortBridges(bridges: Bridge[]): Bridge[] {
   return [...bridges].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
@@ -89,7 +101,7 @@ function send(message: object): void {
 }
 
 function onMessage(raw: string): void {
-  let message: { type?: string; data?: unknown; bridgeId?: string };
+  let message: { type?: string; data?: unknown; bridgeId?: string; endpointNumber?: number; reason?: string | null };
   try {
     message = JSON.parse(raw) as typeof message;
   } catch {
@@ -116,6 +128,13 @@ function onMessage(raw: string): void {
       if (deviceWatcher && message.bridgeId === deviceWatcher.bridgeId && Array.isArray(message.data))
         deviceWatcher.update(message.data);
       break;
+    case "endpoint_snapshot":
+      if (watches(message))
+        endpointWatcher?.snapshot((message.data ?? null) as EndpointInspection | null, message.reason ?? null);
+      break;
+    case "endpoint_update":
+      if (watches(message)) endpointWatcher?.update((message.data as { attributes: InspectedChange[] }).attributes);
+      break;
     case "diagnostic_event":
     case "diagnostic_snapshot": {
       const event: DiagnosticMessage = { type: message.type, receivedAt: Date.now(), data: message.data ?? message };
@@ -140,6 +159,10 @@ function connect(): void {
     live.set((state) => ({ ...state, mode: "live", error: null }));
     if (diagnosticListeners.size > 0) send({ type: "subscribe_diagnostics" });
     if (deviceWatcher) send({ type: "subscribe_devices", bridgeId: deviceWatcher.bridgeId });
+    if (endpointWatcher) {
+      const { bridgeId, endpointNumber } = endpointWatcher;
+      send({ type: "subscribe_endpoint", bridgeId, endpointNumber });
+    }
     clearInterval(pingTimer);
     pingTimer = setInterval(() => send({ type: "ping" }), PING_MS);
   };
@@ -193,5 +216,19 @@ export function watchDevices(watcher: DeviceWatcher): () => void {
     if (deviceWatcher !== watcher) return;
     deviceWatcher = undefined;
     send({ type: "unsubscribe_devices" });
+  };
+}
+
+/**
+ * Live attribute values of one endpoint (device inspector): a snapshot on subscribe and whenever the bridge's record
+ * changes, then the attributes that changed. Re-subscribes after a reconnect. Returns the unsubscribe function.
+ */
+export function watchEndpoint(watcher: EndpointWatcher): () => void {
+  endpointWatcher = watcher;
+  send({ type: "subscribe_endpoint", bridgeId: watcher.bridgeId, endpointNumber: watcher.endpointNumber });
+  return () => {
+    if (endpointWatcher !== watcher) return;
+    endpointWatcher = undefined;
+    send({ type: "unsubscribe_endpoint" });
   };
 }

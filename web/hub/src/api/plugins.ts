@@ -3,11 +3,18 @@
  * changes over `/api/ws`, so the page reloads the list itself while something is in progress.
  */
 
-import type { InstalledPackage, PluginConfigSchema, SlotInfo } from "../../../../hub/src/contract.ts";
-import { request } from "../../../common/http.ts";
+import type {
+  InstallEvent,
+  InstalledPackage,
+  InstallJobView,
+  InstallPhase,
+  PluginConfigSchema,
+  SlotInfo,
+} from "../../../../hub/src/contract.ts";
+import { apiUrl, request } from "../../../common/http.ts";
 import type { BridgeStatus } from "./types.ts";
 
-export type { PluginConfigSchema };
+export type { InstallEvent, InstallJobView, InstallPhase, PluginConfigSchema };
 export type PluginConfigProperty = PluginConfigSchema["properties"][string];
 /** One plugin on one bridge. */
 export type BridgePlugin = SlotInfo;
@@ -51,6 +58,8 @@ export interface PluginsOverview {
 export interface InstallResult {
   package: InstalledPackage;
   restartRequired: boolean;
+  /** E.g. a plugin API version this hub does not implement (installed and loaded anyway). */
+  warnings: string[];
 }
 
 export interface ConfigResult {
@@ -65,16 +74,31 @@ const slotPath = (bridgeId: string, plugin: string) =>
 
 export const listPlugins = (signal?: AbortSignal) => request<PluginsOverview>("api/plugins", { signal });
 
-export const installPlugin = (packageName: string) =>
-  request<InstallResult>("api/plugins/install", { method: "POST", body: { packageName } });
 export const linkLocalPlugin = (path: string) =>
   request<InstallResult>("api/plugins/install-local", { method: "POST", body: { path } });
 export const uninstallPlugin = (packageName: string) =>
   request<{ uninstalled: string }>("api/plugins/uninstall", { method: "POST", body: { packageName } });
 
-/** The archive goes as the raw body (`application/octet-stream`), the way the hub's upload route takes it. */
-export const uploadPlugin = (archive: Blob) =>
-  request<InstallResult>("api/plugins/upload", { method: "POST", body: archive, contentType: "application/octet-stream" });
+/**
+ * Installs as jobs (docs/plugins.md "Install progress, cancel and failures"): start one, follow its progress as
+ * Server-Sent Events, read it again after a reload, cancel it.
+ */
+export const startInstall = (packageName: string) =>
+  request<InstallJobView>("api/plugins/installs", { method: "POST", body: { packageName } });
+export const startUploadInstall = (archive: File) =>
+  request<InstallJobView>(`api/plugins/installs/upload?file=${encodeURIComponent(archive.name)}`, {
+    method: "POST",
+    body: archive,
+    contentType: "application/octet-stream",
+  });
+export const listInstalls = (signal?: AbortSignal) => request<{ installs: InstallJobView[] }>("api/plugins/installs", { signal });
+export const getInstall = (id: string, signal?: AbortSignal) =>
+  request<InstallJobView>(`api/plugins/installs/${encodeURIComponent(id)}`, { signal });
+export const cancelInstall = (id: string) =>
+  request<InstallJobView>(`api/plugins/installs/${encodeURIComponent(id)}`, { method: "DELETE" });
+/** The job's progress stream; `after` skips the lines already shown. */
+export const installEventsUrl = (id: string, after: number) =>
+  apiUrl(`api/plugins/installs/${encodeURIComponent(id)}/events?after=${after}`);
 
 export const pluginAction = (bridgeId: string, plugin: string, action: "enable" | "disable" | "reset") =>
   request<{ bridgeId: string; plugin: BridgePlugin }>(`${slotPath(bridgeId, plugin)}/${action}`, { method: "POST" });

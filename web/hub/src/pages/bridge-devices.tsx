@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { Card, Empty, ErrorMessage, Loading, Pager } from "../../../common/components/ui.tsx";
+import { Link } from "../../../common/hash-router.tsx";
 import { useStore } from "../../../common/store.ts";
 import { useAsync, useDebounced, useInterval } from "../../../common/use-async.ts";
 import { bridgeDevices } from "../api/bridges.ts";
@@ -39,6 +40,7 @@ function TypeCell({ device }: { device: BridgeDeviceInfo }) {
  * endpoint>" and shows the value the endpoint carries for it, and sits under it (see withParts).
  */
 function DeviceRow({
+  bridgeId,
   device,
   tab,
   mapping,
@@ -46,6 +48,7 @@ function DeviceRow({
   editing,
   onEdit,
 }: {
+  bridgeId: string;
   device: BridgeDeviceInfo;
   tab: Tab;
   mapping: EntityMapping | undefined;
@@ -108,6 +111,16 @@ function DeviceRow({
         >
           {S.common.edit}
         </button>
+        {device.endpointNumber !== null && !main ? (
+          <Link
+            class="btn btn-small"
+            href={`/bridges/${bridgeId}/endpoints/${device.endpointNumber}`}
+            aria-label={S.inspector.inspectLabel(mapping?.customName || device.name)}
+            data-testid="inspect"
+          >
+            {S.inspector.inspect}
+          </Link>
+        ) : null}
       </td>
     </tr>
   );
@@ -200,7 +213,17 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
   ];
 
   return (
-    <Card title={S.devices.title} data-testid="devices">
+    <Card
+      title={S.devices.title}
+      data-testid="devices"
+      actions={
+        bridge.status === "running" ? (
+          <Link class="btn btn-small" href={`/bridges/${bridge.id}/endpoints/0`} data-testid="inspect-node">
+            {S.inspector.inspectNode}
+          </Link>
+        ) : undefined
+      }
+    >
       {devices.error ? <ErrorMessage error={devices.error} onRetry={() => devices.reload()} /> : null}
       {mappings.error ? <ErrorMessage error={mappings.error} onRetry={() => mappings.reload()} /> : null}
       {!devices.data && !devices.error ? <Loading /> : null}
@@ -261,6 +284,7 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
                   {visible.map((device) => [
                     <DeviceRow
                       key={device.entityId}
+                      bridgeId={bridge.id}
                       device={device}
                       tab={tab}
                       mapping={mappingOf.get(device.entityId)}
@@ -293,7 +317,7 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
             )}
             <Pager total={rows.length} offset={offset} limit={PAGE} onChange={setOffset} label={S.devices.title} />
           </div>
-          <PluginDevices devices={devices.data.pluginDevices ?? []} />
+          <PluginDevices bridgeId={bridge.id} devices={devices.data.pluginDevices ?? []} />
         </>
       ) : null}
     </Card>
@@ -301,7 +325,7 @@ export function BridgeDevices({ bridge }: { bridge: Bridge }) {
 }
 
 /** Devices the bridge's plugins added (no Home Assistant entity behind them); managed on the Plugins page. */
-function PluginDevices({ devices }: { devices: PluginDeviceInfo[] }) {
+function PluginDevices({ bridgeId, devices }: { bridgeId: string; devices: PluginDeviceInfo[] }) {
   if (devices.length === 0) return null;
   return (
     <section class="plugin-devices" data-testid="plugin-devices">
@@ -316,6 +340,15 @@ function PluginDevices({ devices }: { devices: PluginDeviceInfo[] }) {
                 {device.endpointNumber !== null ? ` · ${S.devices.endpoint(device.endpointNumber)}` : ""}
               </span>
             </div>
+            {device.endpointNumber !== null ? (
+              <Link
+                class="btn btn-small"
+                href={`/bridges/${bridgeId}/endpoints/${device.endpointNumber}`}
+                aria-label={S.inspector.inspectLabel(device.name)}
+              >
+                {S.inspector.inspect}
+              </Link>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
 import { notify } from "../../../common/components/notify.tsx";
 import { Card, ErrorMessage, Field, Loading } from "../../../common/components/ui.tsx";
-import { type InstallResult, installPlugin, linkLocalPlugin, uploadPlugin } from "../api/plugins.ts";
+import { type InstallJobView, linkLocalPlugin, startInstall, startUploadInstall } from "../api/plugins.ts";
 import { S } from "../strings.ts";
+import { InstallOutcome, InstallProgress, useInstallJob } from "./plugin-install-progress.tsx";
 
 type Source = "registry" | "upload" | "local";
 
@@ -13,9 +14,10 @@ const TABS: [Source, string][] = [
 ];
 
 /**
- * Install by package name, by uploading a `.tgz`, or by linking a local folder. The hub runs one package operation
- * at a time and npm may take a while, so the card stays busy until the hub answers; a refusal (bad archive, a
- * matter.js dependency, npm's own error) is shown in place, where it can be read.
+ * Install by package name, by uploading a `.tgz`, or by linking a local folder. Name and upload installs run as
+ * jobs on the hub: the card shows npm's progress and a Cancel button, finds a running install again after a reload,
+ * and shows a failure in place as one sentence with npm's output behind "Details". Linking is instant and answers
+ * directly.
  */
 export function InstallCard({ onInstalled }: { onInstalled: () => void }) {
   const [source, setSource] = useState<Source>("registry");
@@ -24,8 +26,31 @@ export function InstallCard({ onInstalled }: { onInstalled: () => void }) {
   const [path, setPath] = useState("");
   const [fileKey, setFileKey] = useState(0);
   const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [sending, setSending] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+
+  const reset = () => {
+    setName("");
+    setPath("");
+    setFile(null);
+    setFileKey((k) => k + 1);
+    setSubmitted(false);
+  };
+  const installed = (result: { package: { name: string; version: string }; restartRequired: boolean }) => {
+    const { name: installedName, version } = result.package;
+    notify.ok(
+      result.restartRequired ? S.plugins.installedRestart(installedName, version) : S.plugins.installed(installedName, version),
+    );
+    onInstalled();
+  };
+  const install = useInstallJob((job: InstallJobView) => {
+    if (job.state !== "succeeded" || !job.result) return;
+    reset();
+    installed(job.result);
+    if (job.result.warnings.length === 0) install.dismiss();
+  });
+  const running = install.job !== null && (install.job.state === "queued" || install.job.state === "running");
+  const busy = sending || running;
 
   const invalid = {
     registry: name.trim() === "" ? S.plugins.packageNameRequired : null,
@@ -33,34 +58,24 @@ export function InstallCard({ onInstalled }: { onInstalled: () => void }) {
     local: path.trim().startsWith("/") ? null : S.plugins.folderInvalid,
   }[source];
 
-  const run = (): Promise<InstallResult> => {
-    if (source === "registry") return installPlugin(name.trim());
-    if (source === "upload") return uploadPlugin(file as File);
-    return linkLocalPlugin(path.trim());
-  };
-
   const submit = async (event: Event) => {
     event.preventDefault();
     setSubmitted(true);
     if (invalid) return;
-    setBusy(true);
+    setSending(true);
     setError(null);
+    install.dismiss();
     try {
-      const result = await run();
-      const { name: installed, version } = result.package;
-      notify.ok(
-        result.restartRequired ? S.plugins.installedRestart(installed, version) : S.plugins.installed(installed, version),
-      );
-      setName("");
-      setPath("");
-      setFile(null);
-      setFileKey((k) => k + 1);
-      setSubmitted(false);
-      onInstalled();
+      if (source === "local") {
+        installed(await linkLocalPlugin(path.trim()));
+        reset();
+      } else {
+        install.started(source === "registry" ? await startInstall(name.trim()) : await startUploadInstall(file as File));
+      }
     } catch (failure) {
       setError(failure instanceof Error ? failure : new Error(String(failure)));
     } finally {
-      setBusy(false);
+      setSending(false);
     }
   };
 
@@ -68,6 +83,7 @@ export function InstallCard({ onInstalled }: { onInstalled: () => void }) {
     setSource(next);
     setSubmitted(false);
     setError(null);
+    if (!running) install.dismiss();
   };
   const shownError = submitted ? invalid : null;
 
@@ -140,7 +156,12 @@ export function InstallCard({ onInstalled }: { onInstalled: () => void }) {
             </Field>
           ) : null}
           {error ? <ErrorMessage error={error} title={S.plugins.installFailed} /> : null}
-          {busy ? <Loading label={S.plugins.installing} /> : null}
+          {install.cancelError ? <ErrorMessage error={install.cancelError} /> : null}
+          {sending ? <Loading label={S.plugins.installing} /> : null}
+          {install.job && running ? (
+            <InstallProgress job={install.job} cancelling={install.cancelling} onCancel={install.cancel} />
+          ) : null}
+          {install.job && !running ? <InstallOutcome job={install.job} onDismiss={install.dismiss} /> : null}
           <div class="button-row">
             <button type="submit" class="btn btn-primary" disabled={busy} data-testid="install-submit">
               {source === "registry"

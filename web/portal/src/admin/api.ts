@@ -5,10 +5,13 @@ import {
   type AuditEntry,
   type BotDetail,
   type BotRecord,
+  type BotSetting,
   type BotTemplate,
   type CatalogEntry,
   type ConfigField,
+  checkBotSettings,
   type DashboardStats,
+  type EntryField,
   FEATURE_KEYS,
   type FeatureRecord as FeatureToggle,
   type DiagnosticsResult as HomeserverDiagnostics,
@@ -20,8 +23,11 @@ import {
   type ProfileSync,
   type RoomAssignmentRecord as RoomAssignment,
   type SecretRecord,
+  type ServerCheckCode,
   type IntegrationDiagnostics as ServerIntegrationDiagnostics,
   type ServerRecord,
+  type SettingProblem,
+  type SettingProblems,
   type TokenCheck,
   type TokenRecord,
 } from "../../../../portal/src/contract.ts";
@@ -38,10 +44,12 @@ export type {
   AuditEntry,
   BotDetail,
   BotRecord,
+  BotSetting,
   BotTemplate,
   CatalogEntry,
   ConfigField,
   DashboardStats,
+  EntryField,
   FeatureToggle,
   HomeserverDiagnostics,
   IntegrationDetail,
@@ -52,6 +60,8 @@ export type {
   RoomAssignment,
   SecretRecord,
   ServerRecord,
+  SettingProblem,
+  SettingProblems,
   TokenCheck,
   TokenRecord,
 };
@@ -88,8 +98,23 @@ export type ServerAction = "enable" | "disable" | "set_default" | "diagnostics";
 
 export const listServers = () => admin<{ servers: ServerRecord[] }>("api/admin/servers").then((r) => r.servers);
 export const getServer = (id: string) => admin<{ server: ServerRecord }>(`api/admin/servers/${id}`).then((r) => r.server);
-export const createServer = (body: Record<string, unknown>) =>
-  send<{ server: ServerRecord }>("POST", "api/admin/servers", body).then((r) => r.server);
+/**
+ * Adds a server. The portal first checks that its homeserver answers and takes the admin token (422 with one of
+ * SERVER_CHECK_CODES otherwise); `saveAnyway` stores it without that check.
+ */
+export const createServer = (body: Record<string, unknown>, saveAnyway = false) =>
+  send<{ server: ServerRecord; diagnostics?: HomeserverDiagnostics }>(
+    "POST",
+    `api/admin/servers${query({ saveAnyway: saveAnyway ? "true" : undefined })}`,
+    body,
+  );
+/** The refusals of the check on save that "Save anyway" may override. */
+export const SERVER_CHECK_CODES: readonly ServerCheckCode[] = [
+  "HOMESERVER_UNREACHABLE",
+  "ADMIN_API_UNREACHABLE",
+  "ADMIN_TOKEN_REFUSED",
+  "SERVER_NAME_MISMATCH",
+];
 export const updateServer = (id: string, body: Record<string, unknown>) =>
   send<{ server: ServerRecord }>("PUT", `api/admin/servers/${id}`, body).then((r) => r.server);
 export const serverAction = (id: string, action: ServerAction) =>
@@ -149,8 +174,8 @@ export const deleteAsset = (id: string, assetId: string) =>
   send<{ deleted: true }>("DELETE", `api/admin/branding/${id}/assets/${assetId}`);
 
 // ---------- bots ----------
-/** The bot features, in the portal's order. */
-export { FEATURE_KEYS };
+/** The bot features, in the portal's order; the portal's own check of a bot's settings. */
+export { checkBotSettings, FEATURE_KEYS };
 
 export const listBotTemplates = () =>
   admin<{ templates: BotTemplate[] }>("api/admin/bots?view=templates").then((r) => r.templates);

@@ -2,6 +2,7 @@
  * Every string the admin console shows, in one place (English). Functions take the values they interpolate.
  * The public sign-up page's strings are in public.ts beside this file (its bundle does not carry these).
  */
+import type { SettingProblem } from "../../../../portal/src/contract.ts";
 import { UI } from "../../../common/strings.ts";
 
 export const A = {
@@ -119,6 +120,17 @@ export const A = {
     createFailed: "The server could not be added",
     saveFailed: "The server could not be saved",
     created: (name: string) => `${name} added`,
+    createdUnchecked: (name: string) => `${name} added without the check: run diagnostics once it is reachable`,
+    checking: "Checking the homeserver…",
+    checkHint: "The portal checks that the homeserver answers and accepts the admin token before saving.",
+    checkFailed: "The homeserver check failed",
+    saveAnywayText:
+      "Nothing was saved. Correct the address or token and try again, or save the server anyway: it is then marked “Not checked” until diagnostics pass.",
+    saveAnyway: "Save anyway (unchecked)",
+    unchecked: "Not checked",
+    uncheckedTitle: "Saved without checking the homeserver; run diagnostics",
+    failedCheck: "Problems found",
+    failedCheckTitle: "The last diagnostics found problems",
     editTitle: (name: string) => `Edit ${name}`,
     status: "Status",
     enabled: "Enabled",
@@ -128,6 +140,8 @@ export const A = {
     closed: "Registration closed",
     lastDiagnostics: "Last diagnostics",
     neverChecked: "Not checked yet",
+    neverCheckedText:
+      "This server was saved without checking its homeserver (or before the portal checked new servers). Run diagnostics to see whether the portal can reach it and use its admin token.",
     details: "Details",
     createdAt: "Created",
     signUpPage: "Sign-up page",
@@ -283,18 +297,72 @@ export const A = {
     accentColor: "Accent colour",
     backgroundColor: "Background colour",
     textColor: "Text colour",
-    colourRule: "A hex colour such as #0dbd8b",
+    colourRule: "A hex colour such as #0a7f5f",
     pick: (label: string) => `Pick the ${label.toLowerCase()}`,
     colorScheme: "Colour scheme",
     colorSchemeHint: "Automatic follows the visitor's device setting.",
     schemeAuto: "Automatic (light or dark)",
     light: "Light",
     dark: "Dark",
-    contrastWarning: {
-      text: (ratio: string) =>
-        `Text on the background has a contrast of ${ratio}:1 (4.5:1 needed). The page keeps text readable on its cards, but text on the background itself may be hard to read.`,
-      primary: (ratio: string) =>
-        `The primary colour has a contrast of ${ratio}:1 against white (3:1 needed); buttons and links are darkened automatically to stay readable.`,
+    contrast: {
+      title: "Contrast",
+      intro:
+        "Your colours are used exactly as chosen. Each pair below is measured as the sign-up page draws it, with the WCAG 2 contrast ratio and the ratio the AA level asks for (4.5:1 for text, 3:1 for buttons and focus rings). In the dark scheme the page uses its own dark background, card and text; links there are drawn in that text colour.",
+      allPass: "Every colour pair reaches the WCAG AA contrast.",
+      failing: (n: number) =>
+        `${n} colour pair${n === 1 ? " is" : "s are"} below the WCAG AA contrast: some visitors will find ${n === 1 ? "it" : "them"} hard to read. The colours are kept as you chose them.`,
+      on: "on",
+      measured: (fg: string, against: string, bg: string) => `${fg} against ${against} ${bg}`,
+      needs: (ratio: string) => `needs ${ratio}`,
+      low: "Low",
+      scheme: { light: "Light scheme (your colours)", dark: "Dark scheme (visitors whose device is set to dark)" },
+      checks: {
+        textOnCard: {
+          label: "Text on the card",
+          against: "the white card",
+          advice: "Choose a darker text colour.",
+        },
+        textOnBackground: {
+          label: "Text on the page background",
+          against: "the background colour",
+          advice: "Text outside the card (minimal layout, footer) sits on the background: make one of them darker or lighter.",
+        },
+        buttonOnCard: {
+          label: "Button on the card",
+          against: "the white card",
+          advice: "The button hardly stands out from the card: choose a darker primary colour.",
+        },
+        buttonLabel: {
+          label: "Button label",
+          against: "the primary colour",
+          advice: "Neither black nor white reads well on this primary colour.",
+        },
+        linksOnCard: {
+          label: "Links on the card",
+          against: "the white card",
+          advice: "Links are drawn in the text colour instead, because the primary colour is too light for text.",
+        },
+        focusOnCard: {
+          label: "Focus ring on the card",
+          against: "the white card",
+          advice: "Keyboard users may not see where they are: choose a darker accent colour.",
+        },
+        buttonOnDarkCard: {
+          label: "Button on the dark card",
+          against: "the dark card",
+          advice: "The button hardly stands out in the dark scheme: choose a lighter primary colour, or force the light scheme.",
+        },
+        buttonLabelDark: {
+          label: "Button label (dark scheme)",
+          against: "the primary colour",
+          advice: "Neither black nor white reads well on this primary colour.",
+        },
+        focusOnDarkCard: {
+          label: "Focus ring on the dark card",
+          against: "the dark card",
+          advice: "Keyboard users may not see where they are in the dark scheme: choose a lighter accent colour.",
+        },
+      },
     },
     links: "Links",
     privacyPolicyUrl: "Privacy policy URL",
@@ -376,7 +444,50 @@ export const A = {
     avatarHint: "Optional, e.g. mxc://example.org/abc123.",
     config: "Settings (JSON)",
     configHint: "Template-specific settings the bot reads.",
+    configJsonHint:
+      "The settings as the portal stores them. Changes here show in the form; keys the template does not know are refused.",
+    configFreeForm: "This template has no fixed settings: enter any JSON object the bot reads.",
     configRule: "Enter a JSON object, e.g. {}",
+    templateSettings: "What the bot does",
+    settingsMode: "How to edit the settings",
+    modeForm: "Form",
+    modeJson: "JSON (for experts)",
+    jsonProblems: "Settings that do not fit",
+    settingsForm: {
+      onePerLine: "One per line",
+      line: (n: number, problem: string) => `Line ${n}: ${problem}`,
+      range: (min: number, max: number, unit?: string) => `From ${min} to ${max}${unit ? ` ${unit}` : ""}.`,
+      noEntries: "None yet.",
+      entry: (label: string, n: number) => `${label} ${n}`,
+      remove: (label: string, n: number) => `Remove ${label.toLowerCase()} ${n}`,
+      add: (label: string) => `Add ${label.toLowerCase()}`,
+    },
+    problem: (problem: SettingProblem): string => {
+      switch (problem.code) {
+        case "unknown":
+          return "Not a setting of this template";
+        case "type":
+          return {
+            text: "Enter text",
+            boolean: "Must be on or off",
+            integer: "Enter a whole number",
+            list: "Must be a list",
+            entry: "Must be an entry with the fields shown",
+          }[problem.expected];
+        case "required":
+          return "Required";
+        case "tooLong":
+          return `At most ${problem.max} characters`;
+        case "pattern":
+          return problem.hint ? `Enter ${problem.hint}` : "Not in the expected format";
+        case "range":
+          return `Enter a number from ${problem.min} to ${problem.max}`;
+        case "choice":
+          return `Choose one of ${problem.options.join(", ")}`;
+        case "tooMany":
+          return `At most ${problem.max}`;
+      }
+    },
     details: "Details",
     settings: "Settings",
     matrixId: "Matrix ID",
@@ -538,6 +649,17 @@ export const A = {
     portalWide: "Portal-wide",
     total: (n: number) => `${n} entr${n === 1 ? "y" : "ies"}`,
     paging: "Audit log pages",
-    resources: { server: "Server", token: "Token", branding: "Branding", bot: "Bot", integration: "Integration" },
+    resources: {
+      server: "Server",
+      token: "Token",
+      branding: "Branding",
+      bot: "Bot",
+      integration: "Integration",
+      auth: "Sign-in",
+    },
+    gone: "deleted",
+    goneTitle: (id: string) => `Deleted; last known name shown. ID: ${id}`,
+    idTitle: (id: string) => `ID: ${id}`,
+    anonymous: "Not signed in",
   },
 } as const;

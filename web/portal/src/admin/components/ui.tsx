@@ -8,13 +8,16 @@ export function Badge({
   tone,
   children,
   testId,
+  title,
 }: {
   tone: "ok" | "warn" | "bad" | "off" | "info";
   children: ComponentChildren;
   testId?: string;
+  /** A longer explanation, shown on hover. */
+  title?: string;
 }) {
   return (
-    <span class={`badge badge-${tone}`} data-testid={testId}>
+    <span class={`badge badge-${tone}`} data-testid={testId} title={title}>
       <span class="dot" aria-hidden="true" />
       {children}
     </span>

@@ -3,7 +3,7 @@ import { Card, Empty, ErrorMessage, Loading, PageHeader, Pager } from "../../../
 import { useStore } from "../../../../common/store.ts";
 import { useAsync, useDebounced } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
-import { listAudit } from "../api.ts";
+import { type AuditEntry, listAudit } from "../api.ts";
 import { SearchFilter, SelectFilter } from "../components/filters.tsx";
 import { formatDate } from "../format.ts";
 import { servers } from "../servers-store.ts";
@@ -15,7 +15,29 @@ const ACTIONS: Record<string, string[]> = {
   branding: ["created", "updated", "published", "reset", "deleted", "asset.uploaded", "asset.deleted"],
   bot: ["created", "updated", "activated", "deactivated", "deleted", "room.assigned", "room.unassigned", "feature.updated"],
   integration: ["installed", "updated", "enabled", "disabled", "uninstalled", "secret.rotated", "secret.deleted"],
+  auth: ["login", "login.failed", "login.failed.summary"],
 };
+
+/**
+ * The entry's target by name (server, token label, bot, profile, integration, administrator), the id in its tooltip;
+ * a deleted one by its last known name, marked. Without a name (a token without a label) the target itself.
+ */
+function Target({ entry }: { entry: AuditEntry }) {
+  // An administrator is named by e-mail (as the actor column does); the name they go by is in the tooltip.
+  if (entry.action.startsWith("auth.")) {
+    return <span title={entry.targetName ?? undefined}>{entry.target}</span>;
+  }
+  if (entry.targetName === null) {
+    return <code class="target">{entry.target}</code>;
+  }
+  return (
+    <span class="target-name" title={entry.targetGone ? A.audit.goneTitle(entry.target) : A.audit.idTitle(entry.target)}>
+      {entry.targetName}
+      {entry.targetGone ? <span class="muted small"> ({A.audit.gone})</span> : null}
+      {entry.action.startsWith("token.") ? <code class="block small">{entry.target}</code> : null}
+    </span>
+  );
+}
 
 export function AuditPage() {
   const serverList = useStore(servers).list ?? [];
@@ -29,8 +51,12 @@ export function AuditPage() {
     () => listAudit({ serverId: serverId || undefined, action: action || undefined, actor: actor || undefined, limit, offset }),
     [serverId, action, actor, limit, offset],
   );
-  const serverName = (id: string | null) =>
-    id === null ? A.audit.portalWide : (serverList.find((s) => s.id === id)?.name ?? id);
+  const serverName = (entry: AuditEntry) =>
+    entry.serverId === null ? (
+      A.audit.portalWide
+    ) : (
+      <span title={A.audit.idTitle(entry.serverId)}>{entry.serverName ?? entry.serverId}</span>
+    );
   const filter = (apply: () => void) => {
     apply();
     setOffset(0);
@@ -110,7 +136,7 @@ export function AuditPage() {
                       <code>{entry.action}</code>
                     </td>
                     <td data-label={A.audit.target}>
-                      <code class="target">{entry.target}</code>
+                      <Target entry={entry} />
                       {entry.detail !== null ? (
                         <details class="detail">
                           <summary>{A.common.details}</summary>
@@ -119,10 +145,10 @@ export function AuditPage() {
                       ) : null}
                     </td>
                     <td data-label={A.audit.actor}>
-                      {entry.actor}
+                      {entry.actor === "anonymous" ? <em>{A.audit.anonymous}</em> : entry.actor}
                       <span class="block small muted">{entry.ip}</span>
                     </td>
-                    <td data-label={A.audit.server}>{serverName(entry.serverId)}</td>
+                    <td data-label={A.audit.server}>{serverName(entry)}</td>
                   </tr>
                 ))}
               </tbody>

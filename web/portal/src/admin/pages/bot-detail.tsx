@@ -7,23 +7,22 @@ import { A } from "../../strings/admin.ts";
 import { type BotDetail, botAction, deleteBot, getBot, setBotToken, type TokenCheck, updateBot } from "../api.ts";
 import { Badge, Facts } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
-import { BotAvatarField, BotConfigField, BotDisplayNameField, parseBotConfig } from "./bot-fields.tsx";
+import { BotAvatarField, BotDisplayNameField, useBotSettings } from "./bot-fields.tsx";
 import { BotFeatures, BotRooms } from "./bot-rooms.tsx";
 
 function EditBot({ bot, onSaved }: { bot: BotDetail; onSaved: () => void }) {
   const [displayName, setDisplayName] = useState(bot.displayName);
   const [avatarUrl, setAvatarUrl] = useState(bot.avatarUrl ?? "");
-  const [config, setConfig] = useState(JSON.stringify(bot.config, null, 2));
+  const settings = useBotSettings(bot.template?.settings ?? null, bot.config);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
-  const { value: parsed, error: configError } = parseBotConfig(config);
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (configError) return;
+    if (!settings.valid) return;
     const body: Record<string, unknown> = {};
     if (displayName.trim() !== bot.displayName) body.displayName = displayName.trim();
     if ((avatarUrl.trim() || null) !== bot.avatarUrl) body.avatarUrl = avatarUrl.trim() || null;
-    if (JSON.stringify(parsed) !== JSON.stringify(bot.config)) body.config = parsed;
+    if (JSON.stringify(settings.config) !== JSON.stringify(bot.config)) body.config = settings.config;
     if (Object.keys(body).length === 0) return;
     setBusy(true);
     setError(null);
@@ -53,7 +52,8 @@ function EditBot({ bot, onSaved }: { bot: BotDetail; onSaved: () => void }) {
         <BotDisplayNameField value={displayName} onInput={setDisplayName} />
         <BotAvatarField value={avatarUrl} onInput={setAvatarUrl} />
       </div>
-      <BotConfigField value={config} error={configError} onInput={setConfig} />
+      <h3>{A.bots.templateSettings}</h3>
+      {settings.editor}
       <button type="submit" class="btn btn-primary" disabled={busy}>
         {A.common.save}
       </button>

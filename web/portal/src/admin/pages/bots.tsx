@@ -5,26 +5,27 @@ import { useAsync } from "../../../../common/use-async.ts";
 import { A } from "../../strings/admin.ts";
 import { type BotTemplate, createBot, listBots, listBotTemplates } from "../api.ts";
 import { Badge } from "../components/ui.tsx";
-import { BotAvatarField, BotConfigField, BotDisplayNameField, parseBotConfig } from "./bot-fields.tsx";
+import { BotAvatarField, BotDisplayNameField, useBotSettings } from "./bot-fields.tsx";
 import { WithServer } from "./dashboard.tsx";
 
 const LOCALPART = /^[a-z0-9._=-]+$/;
 
-/** Creates a bot from a template: display name, optional localpart and avatar, config starting at the template's. */
+/**
+ * Creates a bot from a template: display name, optional localpart and avatar, and its settings in the form generated
+ * from the template's settings (starting at their defaults).
+ */
 function CreateBot({ serverId, template, onCancel }: { serverId: string; template: BotTemplate; onCancel: () => void }) {
   const [displayName, setDisplayName] = useState(template.name);
   const [localpart, setLocalpart] = useState("");
   const [avatarUrl, setAvatarUrl] = useState("");
-  const [config, setConfig] = useState(JSON.stringify(template.defaultConfig, null, 2));
+  const settings = useBotSettings(template.settings, template.defaultConfig);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
-  // An emptied config means the empty object here (the edit form asks for one).
-  const { value: parsed, error: configError } = parseBotConfig(config || "{}");
   const localpartError = localpart && (!LOCALPART.test(localpart) || localpart.startsWith("_")) ? A.bots.localpartRule : null;
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (configError || localpartError || !displayName.trim()) return;
+    if (!settings.valid || localpartError || !displayName.trim()) return;
     setBusy(true);
     setError(null);
     try {
@@ -33,7 +34,7 @@ function CreateBot({ serverId, template, onCancel }: { serverId: string; templat
         displayName: displayName.trim(),
         ...(localpart ? { localpart } : {}),
         ...(avatarUrl.trim() ? { avatarUrl: avatarUrl.trim() } : {}),
-        config: parsed,
+        config: settings.config,
       });
       navigate(`/bots/${bot.id}`);
     } catch (failure) {
@@ -67,7 +68,8 @@ function CreateBot({ serverId, template, onCancel }: { serverId: string; templat
           </Field>
           <BotAvatarField value={avatarUrl} onInput={setAvatarUrl} />
         </div>
-        <BotConfigField value={config} error={configError} onInput={setConfig} />
+        <h3>{A.bots.templateSettings}</h3>
+        {settings.editor}
         <div class="form-actions">
           <button type="submit" class="btn btn-primary" disabled={busy}>
             {A.bots.createSubmit}

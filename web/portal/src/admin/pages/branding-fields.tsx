@@ -1,7 +1,7 @@
 import { Card, Field } from "../../../../common/components/ui.tsx";
 import type { BrandingSettings, ClientLink } from "../../api/public-types.ts";
-import { contrastWarnings } from "../../public/theme.ts";
 import { A } from "../../strings/admin.ts";
+import { BrandingContrast } from "./branding-contrast.tsx";
 
 export type Draft = BrandingSettings & { name: string };
 type Setter = <K extends keyof Draft>(key: K, value: Draft[K]) => void;
@@ -146,7 +146,6 @@ function ClientLinks({ links, onChange }: { links: ClientLink[]; onChange: (link
 
 /** Every branding field, grouped; `set` updates the draft (the preview follows at once). */
 export function BrandingFields({ draft, set }: { draft: Draft; set: Setter }) {
-  const warnings = contrastWarnings(draft);
   return (
     <>
       <Card title={A.branding.texts}>
@@ -200,11 +199,7 @@ export function BrandingFields({ draft, set }: { draft: Draft; set: Setter }) {
             )}
           </Field>
         </div>
-        {warnings.map((warning) => (
-          <p class="notice" key={warning.pair}>
-            {A.branding.contrastWarning[warning.pair](warning.ratio.toFixed(1))}
-          </p>
-        ))}
+        <BrandingContrast draft={draft} />
       </Card>
       <Card title={A.branding.links}>
         <div class="form-grid">

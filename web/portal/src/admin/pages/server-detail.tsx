@@ -170,9 +170,11 @@ export function ServerDetailPage({ serverId }: { serverId: string }) {
         >
           {diagnostics ? (
             <DiagnosticsResult result={diagnostics} />
+          ) : s.lastDiagAt ? (
+            <p class="muted">{A.diag.last(s.lastDiagOk === true, formatDate(s.lastDiagAt))}</p>
           ) : (
-            <p class="muted">
-              {s.lastDiagAt ? A.diag.last(s.lastDiagOk === true, formatDate(s.lastDiagAt)) : A.servers.neverChecked}
+            <p class="notice" data-testid="never-checked">
+              {A.servers.neverCheckedText}
             </p>
           )}
         </Card>

@@ -3,9 +3,9 @@ import { notify } from "../../../../common/components/notify.tsx";
 import { Card, ErrorMessage, Field, Loading, PageHeader } from "../../../../common/components/ui.tsx";
 import { Link, navigate } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
+import { ApiError } from "../../api/client.ts";
 import { A } from "../../strings/admin.ts";
-import { createServer, getServer, listProfiles, type ServerRecord, updateServer } from "../api.ts";
-import { selectedServer } from "../selected-server.ts";
+import { createServer, getServer, listProfiles, SERVER_CHECK_CODES, type ServerRecord, updateServer } from "../api.ts";
 import { loadServers } from "../servers-store.ts";
 
 type Values = Record<
@@ -103,6 +103,8 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+  /** The portal's check of the new server failed: the admin may save it anyway, unchecked. */
+  const [checkFailed, setCheckFailed] = useState(false);
 
   useEffect(() => {
     if (existing.data) setValues(valuesOf(existing.data));
@@ -126,12 +128,12 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
     if (key === "slug") setSlugTouched(true);
   };
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const save = async (saveAnyway: boolean) => {
     setSubmitted(true);
     if (Object.keys(problems(values, creating || moved)).length > 0) return;
     setBusy(true);
     setError(null);
+    setCheckFailed(false);
     try {
       const trimmed = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value.trim()])) as Values;
       let saved: ServerRecord;
@@ -147,8 +149,8 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
         for (const key of ["notes", "publicDomain", "routePrefix", "brandingProfileId"] as const) {
           if (trimmed[key]) body[key] = trimmed[key];
         }
-        saved = await createServer(body);
-        selectedServer.set(saved.id);
+        // The server picker stays where the admin left it: a new server is not selected for them.
+        saved = (await createServer(body, saveAnyway)).server;
       } else {
         const before = valuesOf(existing.data as ServerRecord);
         const body: Record<string, unknown> = {};
@@ -164,12 +166,24 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
         saved = await updateServer(serverId as string, body);
       }
       await loadServers();
-      notify.ok(creating ? A.servers.created(saved.name) : A.common.saved);
+      notify.ok(
+        creating ? (saveAnyway ? A.servers.createdUnchecked(saved.name) : A.servers.created(saved.name)) : A.common.saved,
+      );
       navigate(`/servers/${saved.id}`);
     } catch (failure) {
       setError(failure as Error);
+      setCheckFailed(
+        creating &&
+          failure instanceof ApiError &&
+          failure.status === 422 &&
+          (SERVER_CHECK_CODES as readonly (string | undefined)[]).includes(failure.code),
+      );
       setBusy(false);
     }
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void save(false);
   };
 
   const text = (key: keyof Values, label: string, hint?: string, props: Record<string, unknown> = {}) => (
@@ -185,7 +199,21 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
         crumb={<Link href="/servers">{A.nav.servers}</Link>}
       />
       <form onSubmit={submit} noValidate class="form-page">
-        {error ? <ErrorMessage error={error} title={creating ? A.servers.createFailed : A.servers.saveFailed} focus /> : null}
+        {error ? (
+          <ErrorMessage
+            error={error}
+            title={checkFailed ? A.servers.checkFailed : creating ? A.servers.createFailed : A.servers.saveFailed}
+            focus
+          />
+        ) : null}
+        {checkFailed ? (
+          <div class="notice save-anyway" data-testid="save-anyway">
+            <p>{A.servers.saveAnywayText}</p>
+            <button type="button" class="btn" disabled={busy} onClick={() => void save(true)}>
+              {A.servers.saveAnyway}
+            </button>
+          </div>
+        ) : null}
         <Card title={A.servers.identity}>
           <div class="form-grid">
             {text("name", A.servers.name, undefined, { maxLength: 200, required: true })}
@@ -268,8 +296,9 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
         </Card>
         <div class="form-actions">
           <button type="submit" class="btn btn-primary" disabled={busy}>
-            {creating ? A.servers.createSubmit : A.common.save}
+            {creating ? (busy ? A.servers.checking : A.servers.createSubmit) : A.common.save}
           </button>
+          {creating ? <span class="hint">{A.servers.checkHint}</span> : null}
           <Link href={creating ? "/servers" : `/servers/${serverId}`} class="btn">
             {A.common.cancel}
           </Link>

@@ -2,7 +2,10 @@ import { A } from "../../strings/admin.ts";
 import type { ServerRecord } from "../api.ts";
 import { Badge } from "../components/ui.tsx";
 
-/** Enabled / disabled / draft, and "Default" when it is the default server. */
+/**
+ * Enabled / disabled / draft, "Default" when it is the default server, and whether the portal has checked it: "Not
+ * checked" (saved anyway, never diagnosed) or "Problems found" (the last diagnostics failed).
+ */
 export function ServerStatus({ server }: { server: ServerRecord }) {
   return (
     <span class="badges">
@@ -21,6 +24,15 @@ export function ServerStatus({ server }: { server: ServerRecord }) {
       )}
       {server.isDefault ? <Badge tone="info">{A.servers.default}</Badge> : null}
       {server.registrationMode === "closed" ? <Badge tone="warn">{A.servers.closed}</Badge> : null}
+      {server.lastDiagAt === null ? (
+        <Badge tone="warn" testId="server-unchecked" title={A.servers.uncheckedTitle}>
+          {A.servers.unchecked}
+        </Badge>
+      ) : server.lastDiagOk === false ? (
+        <Badge tone="bad" testId="server-check-failed" title={A.servers.failedCheckTitle}>
+          {A.servers.failedCheck}
+        </Badge>
+      ) : null}
     </span>
   );
 }

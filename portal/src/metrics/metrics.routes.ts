@@ -1,0 +1,53 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { Hono, type MiddlewareHandler } from "hono";
+import { HttpError } from "../../../lib/http-error.ts";
+import type { PortalEnv } from "../http/env.ts";
+import type { PortalMetrics, TokenOperation } from "./portal-metrics.ts";
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/** `/api/admin/tokens` changes by method: POST creates, PUT updates, PATCH disables, DELETE deletes. */
+const TOKEN_OPERATIONS: Record<string, TokenOperation> = { POST: "create", PUT: "update", PATCH: "disable", DELETE: "delete" };
+const TOKEN_PATH = /^\/api\/admin\/tokens(\/[^/]+)?\/?$/;
+
+/**
+ * Counts sign-ups (`POST /api/register`) and administrators' token changes by how the portal answered them. Mounted
+ * after the session guard of `/api/admin/*`, so only an administrator's request counts as a token operation.
+ */
+export function countOutcomes(metrics: PortalMetrics): MiddlewareHandler<PortalEnv> {
+  return async (c, next) => {
+    await next();
+    const { method, path } = c.req;
+    if (method === "POST" && (path === "/api/register" || path === "/api/register/")) metrics.signUp(c.res.status);
+    const operation = TOKEN_OPERATIONS[method];
+    const match = operation === undefined ? null : TOKEN_PATH.exec(path);
+    // A create goes to the collection, the others to one token.
+    if (operation !== undefined && match && (operation === "create") === (match[1] === undefined)) {
+      metrics.tokenOperation(operation, c.res.status);
+    }
+  };
+}
+
+/**
+ * `GET /api/metrics/prometheus`: the portal's metrics in the Prometheus text format, for a scraper holding
+ * PORTAL_METRICS_TOKEN as a bearer token (Prometheus `authorization: {credentials: …}`). Without that setting the
+ * endpoint is off (404); a missing or wrong token gets 401. The portal faces the internet and has no HTTP Basic
+ * users (administrators log in with a session), so a scrape token of its own, which opens nothing else, guards it.
+ */
+export function metricsRoutes(metrics: PortalMetrics, token: string | undefined): Hono<PortalEnv> {
+  const expected = token === undefined ? undefined : digest(token);
+  return new Hono<PortalEnv>().get("/prometheus", async (c) => {
+    if (expected === undefined) {
+      throw new HttpError(404, "Not found: the metrics endpoint is off; set PORTAL_METRICS_TOKEN to turn it on", "NOT_FOUND");
+    }
+    const header = c.req.header("authorization") ?? "";
+    const presented = /^Bearer (\S+)$/i.exec(header)?.[1];
+    if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
+      throw new HttpError(401, "A valid metrics token is required (Authorization: Bearer)", "UNAUTHORIZED", {
+        "WWW-Authenticate": 'Bearer realm="portal metrics"',
+      });
+    }
+    const { body, contentType } = await metrics.exposition();
+    return c.body(body, 200, { "Content-Type": contentType });
+  });
+}
