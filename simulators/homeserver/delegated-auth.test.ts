@@ -70,4 +70,28 @@ describe("delegated auth (MSC3861 / Matrix Authentication Service)", { concurren
     assert.equal((await admin(hs, "GET", "/registration_tokens/kept")).status, 200);
     assert.equal((await call(hs, "GET", "/_matrix/client/v1/auth_metadata")).status, 404);
   });
+
+  it("relays the configured MAS issuer and serves the client well-known only when asked to", async (t) => {
+    const hs = await simulator(t, {
+      delegatedAuth: true,
+      authIssuer: "http://127.0.0.1:9/",
+      serveClientWellKnown: true,
+      publicBaseurl: "https://matrix.example/",
+    });
+    assert.equal(
+      (await call(hs, "GET", "/_matrix/client/v1/auth_metadata")).body.token_endpoint,
+      "http://127.0.0.1:9/oauth2/token",
+    );
+    const wellKnown = await call(hs, "GET", "/.well-known/matrix/client");
+    assert.deepEqual(wellKnown.body, {
+      "m.homeserver": { base_url: "https://matrix.example/" },
+      "org.matrix.msc2965.authentication": { issuer: "http://127.0.0.1:9/", account: "http://127.0.0.1:9/account/" },
+    });
+    hs.setDelegatedAuth(false);
+    assert.deepEqual((await call(hs, "GET", "/.well-known/matrix/client")).body, {
+      "m.homeserver": { base_url: "https://matrix.example/" },
+    });
+    const plain = await simulator(t);
+    assert.deepEqual((await call(plain, "GET", "/.well-known/matrix/client")).body, UNRECOGNIZED);
+  });
 });

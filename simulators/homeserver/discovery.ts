@@ -14,10 +14,10 @@ const SPEC_VERSIONS = [
 
 /**
  * The OAuth 2.0 server metadata (RFC 8414) that Synapse relays from MAS at `/auth_metadata`: the fields a client and
- * the portal's diagnostics look at, for an imaginary MAS at `https://auth.<server name>/`.
+ * the portal's diagnostics look at, for the configured issuer (an imaginary MAS at `https://auth.<server name>/`
+ * unless the simulator was told otherwise).
  */
-function authMetadata(serverName: string): Record<string, unknown> {
-  const issuer = `https://auth.${serverName}/`;
+function authMetadata(issuer: string): Record<string, unknown> {
   return {
     issuer,
     authorization_endpoint: `${issuer}authorize`,
@@ -75,7 +75,7 @@ export function registerDiscoveryRoutes(app: Hono, ctx: SimulatorContext): void 
   const metadata = {
     GET: (c: Context) => {
       c.header("Cache-Control", PUBLIC_CACHE);
-      return c.json(authMetadata(ctx.state.serverName));
+      return c.json(authMetadata(ctx.options.authIssuer));
     },
   };
   route(app, "/_matrix/client/v1/auth_metadata", metadata, delegated);
@@ -87,11 +87,28 @@ export function registerDiscoveryRoutes(app: Hono, ctx: SimulatorContext): void 
     {
       GET: (c) => {
         c.header("Cache-Control", PUBLIC_CACHE);
-        return c.json({ issuer: authMetadata(ctx.state.serverName).issuer });
+        return c.json({ issuer: ctx.options.authIssuer });
       },
     },
     delegated,
   );
+
+  /**
+   * `ClientWellKnownResource` (synapse/rest/well_known.py), registered only with `serve_client_wellknown`: the
+   * homeserver's public base URL and, under MAS, the issuer and account page (`org.matrix.msc2965.authentication`).
+   */
+  if (ctx.options.serveClientWellKnown) {
+    route(app, "/.well-known/matrix/client", {
+      GET: (c) => {
+        c.header("Cache-Control", "public, max-age=3600");
+        const issuer = ctx.options.authIssuer;
+        return c.json({
+          "m.homeserver": { base_url: ctx.options.publicBaseurl },
+          ...(delegated() ? { "org.matrix.msc2965.authentication": { issuer, account: `${issuer}account/` } } : {}),
+        });
+      },
+    });
+  }
 
   /** `HealthResource` (synapse/rest/health.py): plain `OK` on every listener. */
   app.get("/health", (c) => c.text("OK"));

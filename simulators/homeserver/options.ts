@@ -47,6 +47,18 @@ export interface HomeserverSimulatorOptions {
   serverName?: string;
   /** Start in MSC3861 / Matrix Authentication Service mode (default false). */
   delegatedAuth?: boolean;
+  /**
+   * The MAS issuer Synapse relays in delegated mode (`matrix_authentication_service.endpoint`'s public base), with a
+   * trailing slash; default `https://auth.<serverName>/`. Point it at a MAS simulator to make discovery lead there.
+   */
+  authIssuer?: string;
+  /**
+   * Synapse's `serve_client_wellknown` (default false): answer `/.well-known/matrix/client` with `m.homeserver` and,
+   * in delegated mode, `org.matrix.msc2965.authentication`.
+   */
+  serveClientWellKnown?: boolean;
+  /** Synapse's `public_baseurl`, for the client well-known; default `https://<serverName>/`. */
+  publicBaseurl?: string;
   /** Synapse's `enable_registration` (default true here, so that the token flow can be exercised). */
   registrationEnabled?: boolean;
   /** Synapse's `registration_requires_token` (default true). */
@@ -85,6 +97,9 @@ export interface ResolvedOptions {
   readonly validityRateLimit: RateLimitSettings;
   readonly now: () => number;
   readonly serverVersion: string;
+  readonly authIssuer: string;
+  readonly serveClientWellKnown: boolean;
+  readonly publicBaseurl: string;
 }
 
 /** Synapse's defaults (docs/usage/configuration/config_documentation.md, `rc_registration`). */
@@ -111,5 +126,8 @@ export function resolveOptions(options: HomeserverSimulatorOptions): ResolvedOpt
     validityRateLimit: options.validityRateLimit ?? DEFAULT_VALIDITY_RATE_LIMIT,
     now: options.now ?? Date.now,
     serverVersion: options.serverVersion ?? "1.157.1",
+    authIssuer: options.authIssuer ?? `https://auth.${options.serverName ?? "demo.local"}/`,
+    serveClientWellKnown: options.serveClientWellKnown ?? false,
+    publicBaseurl: options.publicBaseurl ?? `https://${options.serverName ?? "demo.local"}/`,
   };
 }
