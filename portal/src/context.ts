@@ -104,6 +104,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
     deps.outbound,
     deps.log.child({ component: "homeserver" }),
     (outcome, seconds) => metrics.homeserverCall(outcome, seconds),
+    now,
   );
   const audit = new AuditService(new AuditRepository(deps.db), new AuditNamesRepository(deps.db), now);
   const loginAudit = new LoginAudit(audit, now);

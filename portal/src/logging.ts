@@ -22,6 +22,11 @@ export const PORTAL_REDACTED_KEYS = [
   "asToken",
   "hsToken",
   "metricsToken",
+  "masClientSecret",
+  "mas_client_secret_enc",
+  "masClientSecretEnc",
+  "client_secret",
+  "clientSecret",
 ];
 
 /** The portal's root logger: a child of the process logger with the portal's redaction list added. */

@@ -34,8 +34,22 @@ describe("demo mode", () => {
       const admin = portal.client({ ip: nextIp() });
       await admin.login("admin@demo.local", password);
       const servers = (await admin.get("/api/admin/servers")).body.servers;
-      assert.equal(servers.length, 1);
-      const [server] = servers;
+      assert.equal(servers.length, 2, "the demo homeserver and the demo MAS server");
+      const [server, masServer] = servers;
+      assert.deepEqual([masServer.name, masServer.kind, masServer.enabled, masServer.isDefault], [
+        "Demo MAS server (simulated)",
+        "mas",
+        true,
+        false,
+      ]);
+      const masTokens = (await admin.get(`/api/admin/tokens?serverId=${masServer.id}`)).body.tokens;
+      assert.deepEqual(
+        masTokens.map((t: { token: string; label: string; state: string }) => [t.token, t.label, t.state]),
+        [["demo-mas-welcome", "Demo (MAS): open invitation", "valid"]],
+      );
+      const masCheck = await admin.get(`/api/admin/diagnostics?serverId=${masServer.id}`);
+      assert.deepEqual(masCheck.body.diagnostics.errors, []);
+      assert.equal(masCheck.body.diagnostics.kind, "mas");
       assert.equal(server.name, "Demo homeserver (simulated)");
       assert.equal(server.enabled, true);
       assert.equal(server.isDefault, true);
@@ -67,8 +81,12 @@ describe("demo mode", () => {
       const again = restarted.client({ ip: nextIp() });
       await again.login("admin@demo.local", newPassword);
       const after = (await again.get("/api/admin/servers")).body.servers;
-      assert.equal(after.length, 1, "the demo server record is reused");
+      assert.equal(after.length, 2, "the demo server records are reused");
       assert.equal(after[0].id, server.id);
+      assert.equal(after[1].id, masServer.id);
+      assert.notEqual(after[1].masUrl, masServer.masUrl, "pointing at the new MAS simulator");
+      const masAgain = (await again.get(`/api/admin/tokens?serverId=${masServer.id}`)).body.tokens;
+      assert.deepEqual(masAgain.map((t: { token: string; completed: number }) => [t.token, t.completed]), [["demo-mas-welcome", 0]]);
       assert.notEqual(after[0].internalUrl, server.internalUrl, "pointing at the new simulator");
       const fresh = (await again.get(`/api/admin/tokens?serverId=${server.id}`)).body.tokens;
       assert.equal(fresh.find((t: { token: string }) => t.token === "demo-single-use").completed, 0);

@@ -41,6 +41,7 @@ describe("server resolution", () => {
     assert.deepEqual(reply.body, {
       server: {
         id: first.id,
+        kind: "synapse",
         name: first.name,
         slug: "first",
         serverName: "resolve.test",

@@ -11,7 +11,7 @@ import {
   type TestPortal,
 } from "./support/portal-harness.ts";
 
-const TOKEN_FIELDS = ["completed", "disabled", "expiry_time", "label", "note", "pending", "token", "uses_allowed", "valid"];
+const TOKEN_FIELDS = ["completed", "disabled", "expiry_time", "label", "note", "pending", "state", "token", "uses_allowed", "valid"];
 
 describe("registration tokens", () => {
   let portal: TestPortal;
@@ -68,6 +68,7 @@ describe("registration tokens", () => {
       note: "For the club",
       disabled: false,
       valid: true,
+      state: "valid",
     });
     assert.deepEqual(homeserverToken("spring-2026"), {
       token: "spring-2026",

@@ -51,7 +51,7 @@ export interface ServersTable {
   server_name: string;
   internal_url: string;
   public_url: string;
-  /** The admin token sealed by the secret box (`v1:…`), bound to this row's id. */
+  /** The admin token sealed by the secret box (`v1:…`), bound to this row's id; empty for a MAS server without one. */
   admin_token_enc: string;
   notes: string | null;
   public_domain: string | null;
@@ -67,6 +67,15 @@ export interface ServersTable {
   token_rotated_at: string | null;
   created_at: string;
   updated_at: string;
+  /** `synapse` (tokens through Synapse's admin API) or `mas` (through MAS's admin API); migration 0011. */
+  kind: "synapse" | "mas";
+  /** MAS servers: the MAS base URL the portal calls (admin API, token endpoint). */
+  mas_url: string | null;
+  /** MAS servers: MAS's URL for browsers (sign-up), when it differs from `mas_url`. */
+  mas_public_url: string | null;
+  mas_client_id: string | null;
+  /** The OAuth 2.0 client secret sealed by the secret box, bound to this row's id. */
+  mas_client_secret_enc: string | null;
 }
 
 export interface TokenMetadataTable {

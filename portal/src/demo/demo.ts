@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type HomeserverSimulator, startHomeserverSimulator } from "../../../simulators/homeserver/index.ts";
 import type { AuditActor } from "../audit/audit.service.ts";
 import type { PortalContext } from "../context.ts";
+import { DEMO_MAS_SERVER_NAME, type RunningMasDemo, startMasDemo } from "./demo-mas.ts";
 
 export const DEMO_SERVER_SLUG = "demo";
 export const DEMO_SERVER_NAME = "Demo homeserver (simulated)";
@@ -17,13 +18,16 @@ const ACTOR: AuditActor = { email: "demo-setup", ip: "127.0.0.1" };
 export interface RunningDemo {
   readonly homeserver: HomeserverSimulator;
   readonly serverId: string;
+  /** The extra demo server of kind `mas` (demo-mas.ts). */
+  readonly masDemo: RunningMasDemo;
   close(): Promise<void>;
 }
 
 /**
  * Demo mode: runs the homeserver simulator on 127.0.0.1 (random admin token, rate limits off so that a demo can
  * sign up many accounts) and makes it the default, enabled managed server "Demo homeserver (simulated)", with a
- * couple of tokens. Without PORTAL_ADMIN_*, the admin `admin@demo.local` gets a new random password at every
+ * couple of tokens, plus a second, clearly named server of kind `mas` ("Demo MAS server (simulated)", demo-mas.ts).
+ * Without PORTAL_ADMIN_*, the admin `admin@demo.local` gets a new random password at every
  * start, logged once at warn and labelled DEMO: the only place a password is ever logged, and only in demo mode.
  */
 export async function startDemo(ctx: PortalContext): Promise<RunningDemo> {
@@ -57,6 +61,8 @@ export async function startDemo(ctx: PortalContext): Promise<RunningDemo> {
               ...fields,
               slug: DEMO_SERVER_SLUG,
               adminToken: homeserver.adminToken,
+              kind: "synapse",
+              masPublicUrl: null,
               notes: null,
               publicDomain: null,
               routePrefix: null,
@@ -76,8 +82,18 @@ export async function startDemo(ctx: PortalContext): Promise<RunningDemo> {
         `DEMO MODE: portal admin login ${DEMO_ADMIN_EMAIL} / ${password} (new at every demo start; never used outside demo mode)`,
       );
     }
+    const masDemo = await startMasDemo(ctx, ACTOR);
     log.warn({ url: homeserver.url }, `DEMO MODE: "${DEMO_SERVER_NAME}" is the default managed server`);
-    return { homeserver, serverId: server.id, close: () => homeserver.close() };
+    log.warn({ url: masDemo.mas.url }, `DEMO MODE: "${DEMO_MAS_SERVER_NAME}" manages its accounts through a simulated MAS`);
+    return {
+      homeserver,
+      serverId: server.id,
+      masDemo,
+      close: async () => {
+        await masDemo.close();
+        await homeserver.close();
+      },
+    };
   } catch (error) {
     await homeserver.close();
     throw error;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../../../lib/logger.ts";
-import type { HomeserverConnector, ServerConnection } from "../homeserver/connector.ts";
+import type { HomeserverConnector } from "../homeserver/connector.ts";
 import {
   errcodeOf,
   type HomeserverClient,
@@ -9,30 +9,15 @@ import {
   HomeserverUnreachable,
 } from "../homeserver/homeserver-client.ts";
 import { deniedMessage } from "../homeserver/homeserver-errors.ts";
+import type { ServerKind } from "../homeserver/token-backend.ts";
+import type { ConnectionFailure, DiagnosedServer, DiagnosticsResult } from "./diagnostics-result.ts";
 import { explainFlows, type Probe, probeOutcome } from "./diagnostics-rules.ts";
+import { discoverAuth, masFindings } from "./mas-diagnostics.ts";
 
-/** The homeserver diagnostics record (spec: key `diagnostics`), plus when it was taken. */
-export interface DiagnosticsResult {
-  homeserverReachable: boolean;
-  adminApiReachable: boolean;
-  tokenEndpointsAvailable: boolean;
-  registrationFlowAvailable: boolean;
-  registrationEnabled: boolean;
-  tokenRegistrationSupported: boolean;
-  msc3861Detected: boolean;
-  serverName: string;
-  errors: string[];
-  checkedAt: string;
-}
+export type { ConnectionFailure, DiagnosedServer, DiagnosticsResult, MasDiagnostics } from "./diagnostics-result.ts";
 
-/**
- * Why a server cannot be saved as it is (`ServersService.create`): no homeserver answers, or it does not take the admin
- * token. The codes are the 422 `errorCode`s of `POST /api/admin/servers` (docs/portal.md, "Check on save").
- */
-export interface ConnectionFailure {
-  code: "HOMESERVER_UNREACHABLE" | "ADMIN_API_UNREACHABLE" | "ADMIN_TOKEN_REFUSED" | "SERVER_NAME_MISMATCH";
-  message: string;
-}
+/** The MAS refusals a check on save reports as themselves; any other (unreachable, denied) is MAS_UNREACHABLE. */
+const MAS_FAILURES = new Set<string>(["MAS_CLIENT_REFUSED", "MAS_SCOPE_REFUSED", "MAS_ADMIN_API_UNREACHABLE"]);
 
 /** What the probes found beyond the spec's record: the facts a connection check needs to say which step failed. */
 interface Findings {
@@ -43,6 +28,8 @@ interface Findings {
   adminApiMissing?: boolean | undefined;
   /** The token's owner, when it is of another server than the configured name. */
   foreignOwner?: string | undefined;
+  /** Kind `mas`: why the MAS check failed (an HttpError code of mas-errors.ts). */
+  masFailure?: { code: string; message: string } | undefined;
 }
 
 /** Each probe has this long; the probes run in parallel. */
@@ -78,7 +65,7 @@ export class DiagnosticsService {
     private readonly log: Logger,
   ) {}
 
-  async run(server: ServerConnection & { server_name: string }): Promise<DiagnosticsResult> {
+  async run(server: DiagnosedServer): Promise<DiagnosticsResult> {
     return (await this.probeAll(server)).result;
   }
 
@@ -87,13 +74,26 @@ export class DiagnosticsService {
    * its admin API is not reachable, it refuses the admin token, or the token belongs to a user of another server
    * name. Other findings (registration off, MAS, no token flow) do not stop a save; they are in `result`.
    */
-  async checkConnection(
-    server: ServerConnection & { server_name: string },
-  ): Promise<{ result: DiagnosticsResult; failure?: ConnectionFailure }> {
+  async checkConnection(server: DiagnosedServer): Promise<{ result: DiagnosticsResult; failure?: ConnectionFailure }> {
     const found = await this.probeAll(server);
     const { result } = found;
     const fail = (code: ConnectionFailure["code"], message: string) => ({ result, failure: { code, message } });
     if (!result.homeserverReachable) return fail("HOMESERVER_UNREACHABLE", result.errors[0] ?? "No Matrix homeserver answered");
+    if (result.kind === "mas") {
+      // The MAS check on save: the grant works and the admin API answers (issue 23).
+      const masFailure = found.masFailure;
+      if (masFailure) {
+        const code = MAS_FAILURES.has(masFailure.code) ? masFailure.code : "MAS_UNREACHABLE";
+        return fail(code as ConnectionFailure["code"], masFailure.message);
+      }
+      if (result.mas?.serverName && result.mas.serverName !== server.server_name) {
+        return fail(
+          "SERVER_NAME_MISMATCH",
+          `MAS serves ${result.mas.serverName}, but the server name given is ${server.server_name}: correct the server name`,
+        );
+      }
+      return { result };
+    }
     if (found.adminApiMissing) {
       return fail(
         "ADMIN_API_UNREACHABLE",
@@ -118,38 +118,46 @@ export class DiagnosticsService {
     return { result };
   }
 
-  private async probeAll(server: ServerConnection & { server_name: string }): Promise<Findings> {
+  private async probeAll(server: DiagnosedServer): Promise<Findings> {
     const started = performance.now();
-    const hs: HomeserverClient = this.connector.client(server, PROBE_TIMEOUT_MS);
+    const kind: ServerKind = server.kind ?? "synapse";
+    // A MAS server's homeserver is probed without its admin API: MAS, not Synapse, holds the tokens.
+    const hs: HomeserverClient =
+      kind === "mas" ? this.connector.publicClient(server, PROBE_TIMEOUT_MS) : this.connector.client(server, PROBE_TIMEOUT_MS);
+    const admin = (call: () => Promise<HomeserverResponse>) =>
+      kind === "mas" ? Promise.resolve<Probe>({ unreachable: "not probed" }) : probe(call);
     const probeName = `portal-diagnostics-${randomBytes(4).toString("hex")}`;
-    const [versions, serverVersion, adminCheck, whoami, tokens, register, authMetadata, authMetadataUnstable] = await Promise.all(
-      [
+    const [versions, serverVersion, adminCheck, whoami, tokens, register, authMetadata, authMetadataUnstable, wellKnown] =
+      await Promise.all([
         probe(() => hs.call("GET", "/_matrix/client/versions")),
-        probe(() => hs.call("GET", "/_synapse/admin/v1/server_version")),
-        probe(() => hs.call("GET", "/_synapse/admin/v1/username_available", { admin: true, query: { username: probeName } })),
-        probe(() => hs.call("GET", "/_matrix/client/v3/account/whoami", { admin: true })),
-        probe(() => hs.call("GET", "/_synapse/admin/v1/registration_tokens", { admin: true, query: { valid: "true" } })),
+        admin(() => hs.call("GET", "/_synapse/admin/v1/server_version")),
+        admin(() => hs.call("GET", "/_synapse/admin/v1/username_available", { admin: true, query: { username: probeName } })),
+        admin(() => hs.call("GET", "/_matrix/client/v3/account/whoami", { admin: true })),
+        admin(() => hs.call("GET", "/_synapse/admin/v1/registration_tokens", { admin: true, query: { valid: "true" } })),
         probe(() => hs.call("POST", "/_matrix/client/v3/register", { body: {} })),
         probe(() => hs.call("GET", "/_matrix/client/v1/auth_metadata")),
         probe(() => hs.call("GET", "/_matrix/client/unstable/org.matrix.msc2965/auth_metadata")),
-      ],
-    );
+        probe(() => hs.call("GET", "/.well-known/matrix/client")),
+      ]);
     const errors: string[] = [];
 
     const homeserverReachable = probeOutcome(versions, (r) => r.status === 200 && Array.isArray(r.body.versions));
     if (!homeserverReachable) {
-      if ("denied" in versions && versions.denied) return { result: this.failed(server, [deniedMessage(versions.denied)]) };
+      if ("denied" in versions && versions.denied) return { result: this.failed(server, kind, [deniedMessage(versions.denied)]) };
       this.log.warn(
         { serverId: server.id, internalUrl: server.internal_url, versions: causeOf(versions), register: causeOf(register) },
         "diagnostics: no Matrix homeserver answered at the internal URL",
       );
       await sleep(Math.max(0, started + PROBE_TIMEOUT_MS - performance.now()));
       return {
-        result: this.failed(server, [
+        result: this.failed(server, kind, [
           `Could not reach a Matrix homeserver at ${server.internal_url}: check the URL, the network and that the homeserver runs (the cause is in the portal log)`,
         ]),
       };
     }
+
+    const auth = discoverAuth(authMetadata, authMetadataUnstable, wellKnown);
+    if (kind === "mas") return masFindings(this.connector, server, auth, register, this.now());
 
     const versionOk = probeOutcome(serverVersion, (r) => r.status === 200 && typeof r.body.server_version === "string");
     const tokenAccepted = probeOutcome(adminCheck, (r) => r.status === 200 || (r.status === 400 && errcodeOf(r) !== undefined));
@@ -167,12 +175,10 @@ export class DiagnosticsService {
       errors.push(`The registration-token admin API is not available (${errcodeOf(tokens) ?? `HTTP ${tokens.status}`})`);
     }
 
-    const msc3861Detected =
-      probeOutcome(authMetadata, (r) => r.status === 200 && typeof r.body.issuer === "string") ||
-      probeOutcome(authMetadataUnstable, (r) => r.status === 200 && typeof r.body.issuer === "string");
+    const msc3861Detected = auth.issuer !== null;
     if (msc3861Detected) {
       errors.push(
-        "The homeserver delegates authentication (MSC3861, Matrix Authentication Service): accounts are created through MAS, not with registration tokens",
+        `The homeserver delegates authentication to ${auth.issuer} (MSC3861, Matrix Authentication Service; found in ${auth.source}): Synapse's token API is off and MAS creates the accounts. Make this a server of kind mas, with that MAS's URL and an OAuth client allowed the urn:mas:admin scope`,
       );
     }
 
@@ -201,12 +207,15 @@ export class DiagnosticsService {
       serverName,
       errors,
       checkedAt: new Date(this.now()).toISOString(),
+      kind,
+      detectedKind: msc3861Detected ? "mas" : "synapse",
+      authIssuer: auth.issuer,
     };
     return { result, tokenRefusal, adminApiMissing: !versionOk, foreignOwner };
   }
 
   /** Every check false: nothing answered like a Matrix homeserver, so no other answer is worth reporting. */
-  private failed(server: { server_name: string }, errors: string[]): DiagnosticsResult {
+  private failed(server: { server_name: string }, kind: ServerKind, errors: string[]): DiagnosticsResult {
     return {
       homeserverReachable: false,
       adminApiReachable: false,
@@ -218,11 +227,23 @@ export class DiagnosticsService {
       serverName: server.server_name,
       errors,
       checkedAt: new Date(this.now()).toISOString(),
+      kind,
+      detectedKind: null,
+      authIssuer: null,
     };
   }
 
-  /** Stored as `lastDiagOk`: every check passed and nothing was reported. */
+  /** Stored as `lastDiagOk`: every check passed and nothing was reported (for kind `mas`, MSC3861 is expected). */
   isHealthy(result: DiagnosticsResult): boolean {
+    if (result.kind === "mas") {
+      return (
+        result.homeserverReachable &&
+        result.adminApiReachable &&
+        result.tokenRegistrationSupported &&
+        result.msc3861Detected &&
+        result.errors.length === 0
+      );
+    }
     return (
       result.homeserverReachable &&
       result.adminApiReachable &&

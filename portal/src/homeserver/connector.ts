@@ -2,6 +2,7 @@ import type { Dispatcher } from "undici";
 import { HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { type SecretBox, SecretBoxError } from "../crypto/secret-box.ts";
+import { MasConnector } from "../mas/mas-connector.ts";
 import type { HomeserverOutcome } from "../metrics/portal-metrics.ts";
 import { HomeserverClient } from "./homeserver-client.ts";
 import type { OutboundPolicy } from "./outbound-policy.ts";
@@ -16,8 +17,13 @@ export interface ServerConnection {
   admin_token_enc: string;
 }
 
-/** Seals admin tokens and opens HTTP clients to managed servers with the decrypted token. */
+/**
+ * Seals admin tokens and opens HTTP clients to managed servers with the decrypted token; `mas` does the same for the
+ * MAS of servers whose accounts MAS manages (issue 23).
+ */
 export class HomeserverConnector {
+  readonly mas: MasConnector;
+
   constructor(
     private readonly box: SecretBox,
     private readonly http: Dispatcher,
@@ -25,7 +31,11 @@ export class HomeserverConnector {
     private readonly log: Logger,
     /** Told every homeserver call's outcome and duration (the portal's metrics). */
     private readonly observe?: (outcome: HomeserverOutcome, seconds: number) => void,
-  ) {}
+    /** The clock of MAS access-token expiry. */
+    now: () => number = Date.now,
+  ) {
+    this.mas = new MasConnector(box, http, log, now, observe);
+  }
 
   /**
    * Refuses (400 `OUTBOUND_DENIED`) an internal URL whose host the outbound rules refuse outright: an IP literal
@@ -53,8 +63,20 @@ export class HomeserverConnector {
     return new HomeserverClient(this.http, server.internal_url, token, this.log, timeoutMs, this.observe);
   }
 
+  /**
+   * Refuses (400 `OUTBOUND_DENIED`) a MAS URL whose host the outbound rules refuse outright, as for internal URLs.
+   */
+  assertAllowedMasUrl(masUrl: string): void {
+    const reason = this.outbound.refuseHost(new URL(masUrl).hostname);
+    if (reason !== undefined) throw new HttpError(400, `masUrl: ${reason}`, "OUTBOUND_DENIED");
+  }
+
   /** A client for the server's internal URL, with its admin token decrypted for this use only. */
   client(server: ServerConnection, timeoutMs?: number): HomeserverClient {
+    if (server.admin_token_enc === "") {
+      // A MAS server saved without a Synapse admin token (migration 0011).
+      throw new HttpError(409, "This server has no Synapse admin token (its accounts are managed by MAS)", "ADMIN_TOKEN_MISSING");
+    }
     let token: string;
     try {
       token = this.box.open(server.admin_token_enc, adminTokenContext(server.id));

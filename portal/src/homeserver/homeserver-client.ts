@@ -37,6 +37,10 @@ export interface CallOptions {
    */
   admin?: boolean;
   query?: Record<string, string>;
+  /** An `application/x-www-form-urlencoded` body instead of JSON (OAuth 2.0 token requests). */
+  form?: Record<string, string>;
+  /** Extra request headers (an OAuth client's `Authorization: Basic`); never logged. */
+  headers?: Record<string, string>;
   timeoutMs?: number;
 }
 
@@ -95,13 +99,17 @@ export class HomeserverClient {
   ): Promise<HomeserverResponse> {
     const url = homeserverUrl(this.baseUrl, path);
     for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: "application/json", ...options.headers };
     if (options.admin) {
       if (this.adminToken === undefined) throw new Error("this homeserver client has no admin token");
       headers.authorization = `Bearer ${this.adminToken}`;
     }
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    let payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     if (payload !== undefined) headers["content-type"] = "application/json";
+    if (options.form !== undefined) {
+      payload = new URLSearchParams(options.form).toString();
+      headers["content-type"] = "application/x-www-form-urlencoded";
+    }
     const started = performance.now();
     let response: Dispatcher.ResponseData;
     let text: string;

@@ -3,13 +3,13 @@ import type { Logger } from "../../../lib/logger.ts";
 import type { HomeserverConnector } from "../homeserver/connector.ts";
 import { HomeserverUnreachable } from "../homeserver/homeserver-client.ts";
 import { homeserverPath } from "../homeserver/homeserver-path.ts";
-import { RegistrationTokensApi } from "../homeserver/registration-tokens-api.ts";
+import { type TokenBackend, tokenBackendFor } from "../homeserver/token-backend.ts";
 import { type PortalLimiters, tooManyRequests } from "../rate-limit/rate-limiter.ts";
 import type { ServerResolver } from "../servers/server-resolver.ts";
 import type { ServerRow } from "../servers/servers.repository.ts";
-import { tokenState } from "../tokens/token-state.ts";
 import type { TokensRepository } from "../tokens/tokens.repository.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
+import { masCreatesAccounts } from "./mas-sign-up.ts";
 import type { RegistrationsRepository } from "./registration.repository.ts";
 import { parseRegistration, type RegisterInput } from "./registration.schema.ts";
 import { homeserverUnavailable, tokenRefused } from "./sign-up-errors.ts";
@@ -56,6 +56,7 @@ export class RegistrationService {
       throw tooManyRequests(wait, "Too many sign-up attempts from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const input = parseRegistration(body);
     const server = await this.openServer(input.serverId);
+    if (server.kind === "mas") throw masCreatesAccounts();
     if (`@${input.username}:${server.server_name}`.length > MAX_USER_ID) {
       throw new HttpError(400, "The username is too long for this server.", "M_INVALID_USERNAME");
     }
@@ -64,8 +65,15 @@ export class RegistrationService {
     return { userId };
   }
 
-  /** `POST /api/register/validate-token`: the portal's verdict, consuming nothing (no UIA stage is run). */
-  async validateToken(input: { token: string; serverId?: string | undefined }, ip: string): Promise<{ valid: boolean }> {
+  /**
+   * `POST /api/register/validate-token`: the portal's verdict, consuming nothing (no UIA stage is run; on MAS a
+   * read of the admin API). On a server of kind `mas` a valid token also answers `registerUrl`, where the person
+   * continues (MAS creates the account).
+   */
+  async validateToken(
+    input: { token: string; serverId?: string | undefined },
+    ip: string,
+  ): Promise<{ valid: boolean; registerUrl?: string }> {
     const wait = this.limiters.tokenValidation.consume(ip);
     if (wait > 0)
       throw tooManyRequests(wait, "Too many token checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
@@ -73,6 +81,14 @@ export class RegistrationService {
     const token = input.token.trim();
     if (!TOKEN_SYNTAX.test(token)) return { valid: false };
     const refusal = await this.refusal(server, token);
+    if (server.kind === "mas") {
+      // No public validity endpoint under MAS: when MAS's admin API cannot tell, nobody can.
+      if (refusal === undefined) throw homeserverUnavailable();
+      if (refusal !== null) return { valid: false };
+      const registerUrl = await this.backendFor(server).registerUrl?.(token).catch(() => undefined);
+      if (!registerUrl) throw homeserverUnavailable();
+      return { valid: true, registerUrl };
+    }
     if (refusal !== undefined) return { valid: refusal === null };
     return { valid: await this.publicValidity(server, token) };
   }
@@ -115,23 +131,28 @@ export class RegistrationService {
 
   /**
    * Why the portal refuses this token, `null` when it accepts it, undefined when it cannot tell (no usable
-   * admin API: the homeserver decides). Checks the local disabled flag, then Synapse's admin lookup, which has
-   * no rate limit and sees `uses_allowed: 0`.
+   * admin API: the homeserver decides). Checks the local disabled flag (Synapse), then the server's admin lookup
+   * (Synapse's, which has no rate limit and sees `uses_allowed: 0`, or MAS's, which sees revocation).
    */
   private async refusal(server: ServerRow, token: string): Promise<string | null | undefined> {
+    const backend = this.backendFor(server);
     const metadata = await this.tokens.find(server.id, token);
-    if (metadata?.disabled === 1) return REFUSALS.disabled;
-    let found: Awaited<ReturnType<RegistrationTokensApi["get"]>>;
+    if (backend.localDisable && metadata?.disabled === 1) return REFUSALS.disabled;
+    let found: Awaited<ReturnType<TokenBackend["get"]>>;
     try {
-      found = await new RegistrationTokensApi(this.connector.client(server)).get(token);
+      found = await backend.get(token);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       this.log.warn({ serverId: server.id, code: error.code }, "admin token lookup unavailable; the homeserver will decide");
       return undefined;
     }
     if (!found) return REFUSALS.unknown;
-    const state = tokenState(found, false, this.now());
+    const state = backend.state(found, false, this.now());
     return state === "valid" ? null : REFUSALS[state];
+  }
+
+  private backendFor(server: ServerRow): TokenBackend {
+    return tokenBackendFor(server, () => this.connector.client(server), this.connector.mas);
   }
 
   /** Synapse's public `validity` endpoint (rate limited per portal IP on the homeserver, hence only a fallback). */

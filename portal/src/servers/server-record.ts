@@ -1,8 +1,13 @@
 import type { ServerRow } from "./servers.repository.ts";
 
-/** A managed server as the admin API returns it: every field except the admin token (ciphertext included). */
+/**
+ * A managed server as the admin API returns it: every field except the admin token and the MAS client secret
+ * (ciphertexts included).
+ */
 export interface ServerRecord {
   id: string;
+  /** `synapse` or `mas`: who holds the server's accounts and registration tokens (issue 23). */
+  kind: "synapse" | "mas";
   name: string;
   slug: string;
   serverName: string;
@@ -21,11 +26,21 @@ export interface ServerRecord {
   lastDiagOk: boolean | null;
   createdAt: string;
   updatedAt: string;
+  /** MAS servers: the MAS base URL the portal calls; null otherwise. */
+  masUrl: string | null;
+  /** MAS servers: MAS's URL for browsers when it differs from `masUrl`. */
+  masPublicUrl: string | null;
+  /** MAS servers: the OAuth 2.0 client id (not a secret). */
+  masClientId: string | null;
+  /** Whether a Synapse admin token is stored (a MAS server may have none). */
+  hasAdminToken: boolean;
 }
 
 /** What anonymous visitors may learn about a server: no internal URL, no token, no notes. */
 export interface PublicServer {
   id: string;
+  /** `mas`: accounts are created on the server's MAS, where the sign-up page sends people after checking the token. */
+  kind: "synapse" | "mas";
   name: string;
   slug: string;
   serverName: string;
@@ -36,6 +51,7 @@ export interface PublicServer {
 export function toServerRecord(row: ServerRow): ServerRecord {
   return {
     id: row.id,
+    kind: row.kind,
     name: row.name,
     slug: row.slug,
     serverName: row.server_name,
@@ -54,12 +70,17 @@ export function toServerRecord(row: ServerRow): ServerRecord {
     lastDiagOk: row.last_diag_ok === null ? null : row.last_diag_ok === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    masUrl: row.mas_url,
+    masPublicUrl: row.mas_public_url,
+    masClientId: row.mas_client_id,
+    hasAdminToken: row.admin_token_enc !== "",
   };
 }
 
 export function toPublicServer(row: ServerRow): PublicServer {
   return {
     id: row.id,
+    kind: row.kind,
     name: row.name,
     slug: row.slug,
     serverName: row.server_name,

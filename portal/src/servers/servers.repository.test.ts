@@ -30,6 +30,11 @@ const row = (id: string) => ({
   token_rotated_at: null,
   created_at: NOW,
   updated_at: NOW,
+  kind: "synapse" as const,
+  mas_url: null,
+  mas_public_url: null,
+  mas_client_id: null,
+  mas_client_secret_enc: null,
 });
 
 describe("servers repository: rows kept in memory", () => {

@@ -69,21 +69,81 @@ export const AdminToken = v.pipe(
   v.regex(/^[\x21-\x7e]+$/, "adminToken must be printable ASCII without spaces"),
 );
 
-/** `POST /api/admin/servers`. Unknown fields are refused so that a typo is not silently dropped. */
-export const CreateServerBody = v.strictObject(
+/** `kind`: who holds the server's accounts and registration tokens (issue 23). */
+export const SERVER_KINDS = ["synapse", "mas"] as const;
+const Kind = v.picklist(SERVER_KINDS, "kind must be synapse or mas");
+
+/** An OAuth 2.0 client id of MAS (a ULID for static clients; any visible ASCII is taken). */
+const MasClientId = v.pipe(
+  v.string("masClientId must be a string"),
+  v.trim(),
+  v.nonEmpty("masClientId is required"),
+  max(255, "masClientId"),
+  v.regex(/^[\x21-\x7e]+$/, "masClientId must be printable ASCII without spaces"),
+);
+
+/** The client secret goes into `Authorization: Basic` (or a form field): visible ASCII without spaces. */
+export const MasClientSecret = v.pipe(
+  v.string("masClientSecret must be a string"),
+  v.nonEmpty("masClientSecret is required"),
+  max(10000, "masClientSecret"),
+  v.regex(/^[\x21-\x7e]+$/, "masClientSecret must be printable ASCII without spaces"),
+);
+
+const masFields = {
+  masUrl: httpUrl("masUrl"),
+  masPublicUrl: v.nullable(httpUrl("masPublicUrl")),
+  masClientId: MasClientId,
+  masClientSecret: MasClientSecret,
+};
+
+/**
+ * `POST /api/admin/servers`. Unknown fields are refused so that a typo is not silently dropped. `kind` (default
+ * `synapse`) decides the credentials: `adminToken` for Synapse; `masUrl`, `masClientId` and `masClientSecret` (and
+ * optionally `masPublicUrl`, and `adminToken`) for MAS.
+ */
+const CreateServerObject = v.strictObject(
   {
     name: fields.name,
     slug: fields.slug,
     serverName: fields.serverName,
     internalUrl: fields.internalUrl,
     publicUrl: fields.publicUrl,
-    adminToken: AdminToken,
+    kind: v.optional(Kind, "synapse"),
+    adminToken: v.optional(AdminToken),
+    masUrl: v.optional(masFields.masUrl),
+    masPublicUrl: v.optional(masFields.masPublicUrl, null),
+    masClientId: v.optional(masFields.masClientId),
+    masClientSecret: v.optional(masFields.masClientSecret),
     notes: v.optional(fields.notes, null),
     publicDomain: v.optional(fields.publicDomain, null),
     routePrefix: v.optional(fields.routePrefix, null),
     brandingProfileId: v.optional(fields.brandingProfileId, null),
   },
   objectMessage,
+);
+const requiredFor = (
+  kind: "synapse" | "mas",
+  key: "adminToken" | "masUrl" | "masClientId" | "masClientSecret",
+  message: string,
+) =>
+  v.forward(
+    v.check((body: v.InferOutput<typeof CreateServerObject>) => body.kind !== kind || body[key] !== undefined, message),
+    [key],
+  );
+export const CreateServerBody = v.pipe(
+  CreateServerObject,
+  requiredFor("synapse", "adminToken", "adminToken is required (a Synapse server admin's access token)"),
+  requiredFor("mas", "masUrl", "masUrl is required for a server of kind mas"),
+  requiredFor("mas", "masClientId", "masClientId is required for a server of kind mas"),
+  requiredFor("mas", "masClientSecret", "masClientSecret is required for a server of kind mas"),
+  v.forward(
+    v.check(
+      (body) => body.kind === "mas" || (body.masUrl ?? body.masClientId ?? body.masClientSecret ?? body.masPublicUrl) == null,
+      "masUrl, masPublicUrl, masClientId and masClientSecret belong to servers of kind mas",
+    ),
+    ["kind"],
+  ),
 );
 export type CreateServerInput = v.InferOutput<typeof CreateServerBody>;
 
@@ -120,14 +180,19 @@ export const UpdateServerBody = v.pipe(
       registrationMode: v.optional(v.nullable(v.picklist(REGISTRATION_MODES, "registrationMode must be token, closed or null"))),
       managedMode: v.optional(v.nullable(v.picklist(MANAGED_MODES, "managedMode must be managed, guided or null"))),
       adminToken: v.optional(AdminToken),
+      kind: v.optional(Kind),
+      masUrl: v.optional(masFields.masUrl),
+      masPublicUrl: v.optional(masFields.masPublicUrl),
+      masClientId: v.optional(masFields.masClientId),
+      masClientSecret: v.optional(masFields.masClientSecret),
     },
     objectMessage,
   ),
   v.check((body) => Object.keys(body).length > 0, "the body names no field to update"),
   v.forward(
     v.check(
-      (body) => body.adminToken === undefined || body.internalUrl !== undefined,
-      "adminToken is changed here only together with internalUrl: use PATCH with action rotate_token",
+      (body) => body.adminToken === undefined || body.internalUrl !== undefined || body.kind !== undefined,
+      "adminToken is changed here only together with internalUrl or kind: use PATCH with action rotate_token",
     ),
     ["adminToken"],
   ),
@@ -142,9 +207,10 @@ export const ServerActionBody = v.variant(
     v.strictObject({ action: v.literal("disable") }, objectMessage),
     v.strictObject({ action: v.literal("set_default") }, objectMessage),
     v.strictObject({ action: v.literal("rotate_token"), adminToken: AdminToken }, objectMessage),
+    v.strictObject({ action: v.literal("rotate_mas_secret"), masClientSecret: MasClientSecret }, objectMessage),
     v.strictObject({ action: v.literal("diagnostics") }, objectMessage),
   ],
-  "action must be one of enable, disable, set_default, rotate_token, diagnostics",
+  "action must be one of enable, disable, set_default, rotate_token, rotate_mas_secret, diagnostics",
 );
 export type ServerAction = v.InferOutput<typeof ServerActionBody>;
 

@@ -20,6 +20,10 @@ const FIELD_COLUMNS = {
   brandingProfileId: "branding_profile_id",
   registrationMode: "registration_mode",
   managedMode: "managed_mode",
+  kind: "kind",
+  masUrl: "mas_url",
+  masPublicUrl: "mas_public_url",
+  masClientId: "mas_client_id",
 } as const satisfies Record<string, keyof ServerChanges>;
 
 /** Same scheme, host and port (default ports included): where the admin token may keep going. */
@@ -87,7 +91,17 @@ export class ServersService {
       throw conflict(CONFLICTS.public_domain as string);
     }
     const id = randomUUID();
-    const adminTokenEnc = this.connector.sealAdminToken(id, input.adminToken);
+    const mas = input.kind === "mas";
+    if (mas) this.connector.assertAllowedMasUrl(input.masUrl as string);
+    // A MAS server needs no Synapse admin token: "" stands for none (migration 0011).
+    const adminTokenEnc = input.adminToken === undefined ? "" : this.connector.sealAdminToken(id, input.adminToken);
+    const masColumns = {
+      kind: input.kind,
+      mas_url: mas ? (input.masUrl ?? null) : null,
+      mas_public_url: mas ? input.masPublicUrl : null,
+      mas_client_id: mas ? (input.masClientId ?? null) : null,
+      mas_client_secret_enc: mas ? this.connector.mas.sealClientSecret(id, input.masClientSecret as string) : null,
+    };
     let diagnostics: DiagnosticsResult | undefined;
     if (!options.saveAnyway) {
       const check = await this.diagnostics.checkConnection({
@@ -95,6 +109,7 @@ export class ServersService {
         internal_url: input.internalUrl,
         admin_token_enc: adminTokenEnc,
         server_name: input.serverName,
+        ...masColumns,
       });
       if (check.failure) throw new HttpError(422, check.failure.message, check.failure.code);
       diagnostics = check.result;
@@ -123,6 +138,7 @@ export class ServersService {
         token_rotated_at: null,
         created_at: nowIso,
         updated_at: nowIso,
+        ...masColumns,
       })
       .catch(asConflict);
     await this.audit.record(actor, {
@@ -132,6 +148,7 @@ export class ServersService {
       detail: {
         name: row.name,
         slug: row.slug,
+        ...(row.kind === "mas" ? { kind: "mas" } : {}),
         isDefault: row.is_default === 1,
         checked: diagnostics !== undefined,
         ...(ok === undefined ? {} : { ok }),
@@ -143,24 +160,44 @@ export class ServersService {
   /**
    * Changes fields. The stored admin token is only ever sent to the origin it was given for: an `internalUrl` on
    * another scheme, host or port needs `adminToken` too (400 `ADMIN_TOKEN_REQUIRED` otherwise, nothing changed),
-   * and the new token replaces the old one (audited as a rotation as well).
+   * and the new token replaces the old one (audited as a rotation as well). The MAS client secret likewise
+   * (masCredentials): a new MAS origin or client id needs `masClientSecret`. Changing `kind` checks that the new kind
+   * has its credentials.
    */
   async update(id: string, input: UpdateServerInput, actor: AuditActor): Promise<ServerRecord> {
     const current = await this.requireRow(id);
+    const kind = input.kind ?? current.kind;
+    const changes: ServerChanges = { updated_at: this.isoNow() };
+    const fields: string[] = [];
+    const rotated: string[] = [];
     if (input.internalUrl !== undefined) {
       this.connector.assertAllowedUrl(input.internalUrl);
-      if (input.adminToken === undefined && !sameOrigin(input.internalUrl, current.internal_url)) {
-        throw new HttpError(
-          400,
-          "The new internal URL is on another host (scheme, host or port): give that homeserver's admin token with it (adminToken). The stored token is never sent to a new host.",
-          "ADMIN_TOKEN_REQUIRED",
-        );
+      if (
+        input.adminToken === undefined &&
+        current.admin_token_enc !== "" &&
+        !sameOrigin(input.internalUrl, current.internal_url)
+      ) {
+        if (kind === "synapse") {
+          throw new HttpError(
+            400,
+            "The new internal URL is on another host (scheme, host or port): give that homeserver's admin token with it (adminToken). The stored token is never sent to a new host.",
+            "ADMIN_TOKEN_REQUIRED",
+          );
+        }
+        // A MAS server does not use the token: it is forgotten rather than sent to the new host.
+        changes.admin_token_enc = "";
+        fields.push("adminToken");
       }
     }
+    if (kind === "synapse" && current.admin_token_enc === "" && input.adminToken === undefined) {
+      throw new HttpError(
+        400,
+        "A Synapse server needs its admin token: give adminToken with kind synapse",
+        "ADMIN_TOKEN_REQUIRED",
+      );
+    }
+    this.masCredentials(current, kind, input, changes, rotated);
     await this.assertBranding(input.brandingProfileId);
-    const updatedAt = this.isoNow();
-    const changes: ServerChanges = { updated_at: updatedAt };
-    const fields: string[] = [];
     for (const [field, column] of Object.entries(FIELD_COLUMNS)) {
       const value = input[field as keyof typeof FIELD_COLUMNS];
       if (value === undefined) continue;
@@ -169,24 +206,79 @@ export class ServersService {
     }
     if (input.adminToken !== undefined) {
       changes.admin_token_enc = this.connector.sealAdminToken(id, input.adminToken);
-      changes.token_rotated_at = updatedAt;
       fields.push("adminToken");
+      rotated.push("adminToken");
     }
+    if (rotated.length > 0) changes.token_rotated_at = changes.updated_at;
     const row = await this.repository.updateAt(id, current.internal_url, changes).catch(asConflict);
     if (!row) {
       await this.requireRow(id);
       throw conflict("The server's internal URL changed meanwhile: reload it and try again");
     }
     await this.audit.record(actor, { action: "server.updated", serverId: id, target: id, detail: { fields } });
-    if (input.adminToken !== undefined) {
+    for (const credential of rotated) {
       await this.audit.record(actor, {
         action: "server.token.rotated",
         serverId: id,
         target: id,
-        detail: { origin: new URL(row.internal_url).origin },
+        detail:
+          credential === "adminToken"
+            ? { origin: new URL(row.internal_url).origin }
+            : { credential, origin: new URL(row.mas_url as string).origin },
       });
     }
     return toServerRecord(row);
+  }
+
+  /**
+   * The MAS columns of an update (into `changes`). For kind `mas` the MAS URL, client id and secret must all be known
+   * afterwards, and the stored secret only goes on being used for the origin and client it was given for: a MAS URL
+   * on another origin, or another client id, needs `masClientSecret` (400 `MAS_SECRET_REQUIRED`). Leaving kind `mas`
+   * clears the MAS columns; giving MAS fields to a Synapse server is refused.
+   */
+  private masCredentials(
+    current: ServerRow,
+    kind: "synapse" | "mas",
+    input: UpdateServerInput,
+    changes: ServerChanges,
+    rotated: string[],
+  ): void {
+    const given = input.masUrl ?? input.masClientId ?? input.masClientSecret ?? input.masPublicUrl;
+    if (kind === "synapse") {
+      if (given !== undefined) {
+        throw new HttpError(
+          400,
+          "masUrl, masPublicUrl, masClientId and masClientSecret belong to servers of kind mas",
+          "BAD_REQUEST",
+        );
+      }
+      if (current.kind === "mas") {
+        Object.assign(changes, { mas_url: null, mas_public_url: null, mas_client_id: null, mas_client_secret_enc: null });
+      }
+      return;
+    }
+    const masUrl = input.masUrl ?? current.mas_url;
+    const clientId = input.masClientId ?? current.mas_client_id;
+    if (!masUrl || !clientId) {
+      throw new HttpError(400, "A server of kind mas needs masUrl, masClientId and masClientSecret", "BAD_REQUEST");
+    }
+    if (input.masUrl !== undefined) this.connector.assertAllowedMasUrl(input.masUrl);
+    const secretStillFits =
+      current.mas_client_secret_enc !== null &&
+      current.mas_url !== null &&
+      sameOrigin(masUrl, current.mas_url) &&
+      clientId === current.mas_client_id;
+    if (input.masClientSecret === undefined && !secretStillFits) {
+      throw new HttpError(
+        400,
+        "Give the OAuth client's secret (masClientSecret) with a new MAS URL host or client id: the stored secret is only sent where it was given for.",
+        "MAS_SECRET_REQUIRED",
+      );
+    }
+    if (input.masClientSecret !== undefined) {
+      changes.mas_client_secret_enc = this.connector.mas.sealClientSecret(current.id, input.masClientSecret);
+      rotated.push("masClientSecret");
+    }
   }
 
   /** PATCH actions. `diagnostics` also answers the full result. */
@@ -229,6 +321,20 @@ export class ServersService {
         });
         await this.audit.record(actor, { action: "server.token.rotated", serverId: id, target: id });
         break;
+      case "rotate_mas_secret":
+        if (row.kind !== "mas") throw new HttpError(409, "Only a server of kind mas has a MAS client secret", "CONFLICT");
+        await this.repository.update(id, {
+          mas_client_secret_enc: this.connector.mas.sealClientSecret(id, action.masClientSecret),
+          token_rotated_at: updatedAt,
+          updated_at: updatedAt,
+        });
+        await this.audit.record(actor, {
+          action: "server.token.rotated",
+          serverId: id,
+          target: id,
+          detail: { credential: "masClientSecret" },
+        });
+        break;
       case "diagnostics": {
         const diagnostics = await this.diagnostics.run(row);
         const ok = this.diagnostics.isHealthy(diagnostics);
@@ -256,6 +362,7 @@ export class ServersService {
     if (!(await this.repository.deleteIfRemovable(id))) {
       throw new HttpError(409, "The server changed meanwhile (enabled or made default); not deleted", "CONFLICT");
     }
+    this.connector.mas.accessTokens.forget(id);
     for (const hook of this.deletedHooks) await hook(id);
     await this.audit.record(actor, {
       action: "server.deleted",

@@ -72,3 +72,37 @@ export const UpdateTokenBody = v.pipe(
   v.check((body) => Object.keys(body).length > 0, "the body names no field to update"),
 );
 export type UpdateTokenInput = v.InferOutput<typeof UpdateTokenBody>;
+
+/**
+ * `PATCH /api/admin/tokens/:token`: no body (the spec's disable), or `{action: "disable"}`, or `{action: "enable"}`
+ * (MAS servers: unrevoke).
+ */
+export const TokenActionBody = v.optional(
+  v.strictObject({ action: v.picklist(["disable", "enable"], "action must be disable or enable") }, objectMessage),
+  { action: "disable" as const },
+);
+
+/**
+ * `GET /api/admin/tokens` beside `serverId`: `status` filters by the portal's verdict; `limit` (1-500) asks for one
+ * page `{tokens, next, total}`, and `after` (the previous page's `next`) for the following one. Without `limit` the
+ * answer is the spec's `{tokens}` with every token.
+ */
+export const TokenListQuery = v.object(
+  {
+    serverId: v.pipe(v.string("serverId must be a string"), v.nonEmpty("is required"), v.maxLength(100, "serverId is too long")),
+    status: v.optional(
+      v.picklist(["valid", "disabled", "expired", "exhausted"], "status must be valid, disabled, expired or exhausted"),
+    ),
+    limit: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d{1,3}$/, "limit must be a whole number from 1 to 500"),
+        v.transform(Number),
+        v.minValue(1, "limit must be a whole number from 1 to 500"),
+        v.maxValue(500, "limit must be a whole number from 1 to 500"),
+      ),
+    ),
+    after: v.optional(v.pipe(v.string(), v.nonEmpty("after must not be empty"), v.maxLength(200, "after is too long"))),
+  },
+  objectMessage,
+);

@@ -1,22 +1,41 @@
 import { HttpError } from "../../../lib/http-error.ts";
 import { parseOr400 } from "../../../lib/validate.ts";
 import type { AuditActor, AuditService } from "../audit/audit.service.ts";
-import type { HomeserverConnector, ServerConnection } from "../homeserver/connector.ts";
-import { type HomeserverToken, RegistrationTokensApi } from "../homeserver/registration-tokens-api.ts";
+import type { HomeserverConnector } from "../homeserver/connector.ts";
+import {
+  type ServerToken,
+  type TokenBackend,
+  type TokenPage,
+  tokenBackendFor,
+  tokenSettingsVersion,
+} from "../homeserver/token-backend.ts";
+import type { ServerRow } from "../servers/servers.repository.ts";
 import type { ServersService } from "../servers/servers.service.ts";
 import { SingleFlight } from "./single-flight.ts";
-import { tokenState } from "./token-state.ts";
+import type { TokenState } from "./token-state.ts";
 import type { TokenMetadataRow, TokensRepository } from "./tokens.repository.ts";
 import { type CreateTokenInput, TokenString, type UpdateTokenInput } from "./tokens.schema.ts";
 
-/** A registration token as the admin API returns it: the homeserver's fields, local metadata and the portal's verdict. */
-export interface TokenRecord extends HomeserverToken {
+/**
+ * A registration token as the admin API returns it: the server's fields (Synapse's, or MAS's mapped onto them, see
+ * ServerToken), local metadata and the portal's verdict.
+ */
+export interface TokenRecord extends ServerToken {
   label: string | null;
   note: string | null;
-  /** Disabled through the portal (PATCH) or `uses_allowed: 0` on the homeserver: refused at sign-up. */
+  /** Disabled through the portal (PATCH), `uses_allowed: 0` on Synapse, or revoked on MAS: refused at sign-up. */
   disabled: boolean;
   /** Usable for a sign-up right now (not disabled, expired or used up). */
   valid: boolean;
+  /** The portal's verdict in one word (`valid`, `disabled`, `expired`, `exhausted`). */
+  state: TokenState;
+}
+
+/** `GET /api/admin/tokens` with `limit`: one page of tokens, the cursor of the next, and how many match in all. */
+export interface TokenListPage {
+  tokens: TokenRecord[];
+  next: string | null;
+  total: number;
 }
 
 const noSuchToken = (token: string) => new HttpError(404, `No such registration token: ${token}`, "M_NOT_FOUND");
@@ -25,8 +44,9 @@ const noSuchToken = (token: string) => new HttpError(404, `No such registration 
 export const LIST_KEEP_MS = 1_000;
 
 /**
- * Registration tokens of one managed server: the homeserver holds them (Synapse's admin API), the portal adds a
- * label, a note and a disabled flag. Homeserver failures surface as described in homeserver-errors.ts.
+ * Registration tokens of one managed server: the server holds them (Synapse's admin API, or MAS's for servers of kind
+ * `mas`, behind homeserver/token-backend.ts), the portal adds a label, a note and (Synapse) a disabled flag.
+ * Failures surface as described in homeserver-errors.ts and mas/mas-errors.ts; a failed call changes nothing locally.
  */
 export class TokensService {
   constructor(
@@ -61,33 +81,66 @@ export class TokensService {
    */
   async list(serverId: string): Promise<readonly TokenRecord[]> {
     const server = await this.servers.requireRow(serverId);
-    // A server whose URL or admin token changed meanwhile is asked again, not answered from the old call.
-    return this.lists.run(serverId, `${server.internal_url} ${server.admin_token_enc}`, () => this.load(server));
+    // A server whose URL or credentials changed meanwhile is asked again, not answered from the old call.
+    return this.lists.run(serverId, tokenSettingsVersion(server), () => this.load(server));
   }
 
-  private async load(server: ServerConnection): Promise<TokenRecord[]> {
-    const api = this.apiFor(server);
+  private async load(server: ServerRow): Promise<TokenRecord[]> {
+    const backend = this.backendFor(server);
     // Rows written after this instant may belong to a token created meanwhile: they are not orphans yet.
     const askedAt = this.isoNow();
-    const [tokens, rows] = await Promise.all([api.list(), this.repository.listForServer(server.id)]);
+    const [tokens, rows] = await Promise.all([backend.all(), this.repository.listForServer(server.id)]);
     const metadata = new Map(rows.map((row) => [row.token, row]));
     const present = new Set(tokens.map((token) => token.token));
     const orphans = rows.filter((row) => !present.has(row.token)).map((row) => row.token);
     if (orphans.length > 0) await this.repository.deleteStale(server.id, orphans, askedAt);
     const now = this.now();
-    return tokens.map((token) => this.merge(token, metadata.get(token.token), now));
+    return tokens.map((token) => this.merge(backend, token, metadata.get(token.token), now));
+  }
+
+  /**
+   * One page of tokens, optionally of one state: through MAS's own filters and cursors on a MAS server, from the
+   * shared list on a Synapse server (whose admin API has neither). `after` is the `next` of the previous page.
+   */
+  async page(
+    serverId: string,
+    query: { status?: TokenState | undefined; limit: number; after?: string | undefined },
+  ): Promise<TokenListPage> {
+    const server = await this.servers.requireRow(serverId);
+    const backend = this.backendFor(server);
+    if (backend.page) {
+      const page: TokenPage = await backend.page({
+        limit: query.limit,
+        ...(query.status ? { state: query.status } : {}),
+        ...(query.after ? { after: query.after } : {}),
+      });
+      const metadata = new Map((await this.repository.listForServer(serverId)).map((row) => [row.token, row]));
+      const now = this.now();
+      const tokens = page.tokens.map((token) => this.merge(backend, token, metadata.get(token.token), now));
+      return { tokens, next: page.next, total: page.total };
+    }
+    const all = (await this.list(serverId)).filter((token) => !query.status || token.state === query.status);
+    let start = 0;
+    if (query.after) {
+      start = all.findIndex((token) => token.token === query.after) + 1;
+      if (start === 0)
+        throw new HttpError(400, "after: no such token in this list (the list changed: start again)", "BAD_REQUEST");
+    }
+    const tokens = all.slice(start, start + query.limit);
+    const more = start + query.limit < all.length;
+    return { tokens, next: more ? (tokens.at(-1)?.token ?? null) : null, total: all.length };
   }
 
   async get(serverId: string, token: string): Promise<TokenRecord> {
     const name = parseOr400(TokenString, token, "token");
-    const api = await this.api(serverId);
+    const backend = await this.backend(serverId);
     const askedAt = this.isoNow();
-    const found = await api.get(name);
+    const found = await backend.get(name);
     if (!found) {
       await this.repository.deleteStale(serverId, [name], askedAt);
       throw noSuchToken(name);
     }
-    return this.merge(found, await this.repository.find(serverId, name));
+    return this.merge(backend, found, await this.repository.find(serverId, name));
   }
 
   async create(serverId: string, input: CreateTokenInput, actor: AuditActor): Promise<TokenRecord> {
@@ -95,10 +148,14 @@ export class TokensService {
   }
 
   private async createNow(serverId: string, input: CreateTokenInput, actor: AuditActor): Promise<TokenRecord> {
-    const api = await this.api(serverId);
+    const backend = await this.backend(serverId);
     this.assertFuture(input.expiry_time);
-    const explicit = input.token ? { token: input.token } : { length: input.length ?? 16 };
-    const created = await api.create({ ...explicit, uses_allowed: input.uses_allowed, expiry_time: input.expiry_time });
+    const created = await backend.create({
+      ...(input.token ? { token: input.token } : {}),
+      length: input.length ?? 16,
+      uses_allowed: input.uses_allowed,
+      expiry_time: input.expiry_time,
+    });
     // Always (re)write the row: metadata left by an earlier token of the same name must not carry over.
     await this.repository.upsert(
       serverId,
@@ -112,12 +169,13 @@ export class TokensService {
       target: created.token,
       detail: { uses_allowed: created.uses_allowed, expiry_time: created.expiry_time, label: input.label || null },
     });
-    return this.merge(created, await this.repository.find(serverId, created.token));
+    return this.merge(backend, created, await this.repository.find(serverId, created.token));
   }
 
   /**
-   * Changes homeserver fields (`uses_allowed`, `expiry_time`) and/or metadata. Giving `uses_allowed` to a
-   * disabled token enables it again (it replaces the 0 that disabling wrote on the homeserver).
+   * Changes server fields (`uses_allowed`, `expiry_time`) and/or metadata. On Synapse, giving `uses_allowed` to a
+   * disabled token enables it again (it replaces the 0 that disabling wrote on the homeserver); on MAS a revoked token
+   * keeps its limit and is enabled with {@link enable}.
    */
   async update(serverId: string, token: string, input: UpdateTokenInput, actor: AuditActor): Promise<TokenRecord> {
     return this.written(serverId, () => this.updateNow(serverId, token, input, actor));
@@ -125,16 +183,17 @@ export class TokensService {
 
   private async updateNow(serverId: string, token: string, input: UpdateTokenInput, actor: AuditActor): Promise<TokenRecord> {
     const name = parseOr400(TokenString, token, "token");
-    const api = await this.api(serverId);
+    const backend = await this.backend(serverId);
     if (input.expiry_time !== undefined) this.assertFuture(input.expiry_time);
     const homeserverFields = {
       ...(input.uses_allowed === undefined ? {} : { uses_allowed: input.uses_allowed }),
       ...(input.expiry_time === undefined ? {} : { expiry_time: input.expiry_time }),
     };
-    const updated = Object.keys(homeserverFields).length > 0 ? await api.update(name, homeserverFields) : await api.get(name);
+    const updated =
+      Object.keys(homeserverFields).length > 0 ? await backend.update(name, homeserverFields) : await backend.get(name);
     if (!updated) throw noSuchToken(name);
     const before = await this.repository.find(serverId, name);
-    const reenabled = input.uses_allowed !== undefined && before?.disabled === 1;
+    const reenabled = backend.localDisable && input.uses_allowed !== undefined && before?.disabled === 1;
     await this.repository.upsert(
       serverId,
       name,
@@ -151,33 +210,61 @@ export class TokensService {
       target: name,
       detail: { fields: Object.keys(input), ...(reenabled ? { reenabled: true } : {}) },
     });
-    return this.merge(updated, await this.repository.find(serverId, name));
+    return this.merge(backend, updated, await this.repository.find(serverId, name));
   }
 
-  /** PATCH: `uses_allowed` 0 on the homeserver and the local disabled flag (Synapse alone would treat 0 as unlimited). */
+  /**
+   * PATCH: switches the token off. Synapse: `uses_allowed` 0 on the homeserver and the local disabled flag (Synapse
+   * alone would treat 0 as unlimited). MAS: revoke (a token already revoked stays so); MAS's flag is the only one.
+   */
   async disable(serverId: string, token: string, actor: AuditActor): Promise<TokenRecord> {
     return this.written(serverId, () => this.disableNow(serverId, token, actor));
   }
 
   private async disableNow(serverId: string, token: string, actor: AuditActor): Promise<TokenRecord> {
     const name = parseOr400(TokenString, token, "token");
-    const api = await this.api(serverId);
-    const updated = await api.update(name, { uses_allowed: 0 });
+    const backend = await this.backend(serverId);
+    const updated = await backend.disable(name);
     if (!updated) throw noSuchToken(name);
-    await this.repository.upsert(serverId, name, { disabled: true }, this.isoNow());
-    await this.audit.record(actor, { action: "token.disabled", serverId, target: name });
-    return this.merge(updated, await this.repository.find(serverId, name));
+    if (backend.localDisable) await this.repository.upsert(serverId, name, { disabled: true }, this.isoNow());
+    await this.audit.record(actor, {
+      action: "token.disabled",
+      serverId,
+      target: name,
+      ...(backend.kind === "mas" ? { detail: { via: "revoke" } } : {}),
+    });
+    return this.merge(backend, updated, await this.repository.find(serverId, name));
   }
 
-  /** Deletes on the homeserver and locally; 404 only when neither side knew the token. */
+  /**
+   * PATCH `{action: "enable"}`: switches a disabled token on again where the server can undo disabling (MAS:
+   * unrevoke; its limit and uses are as they were). Synapse answers 400: give `uses_allowed` with PUT instead.
+   */
+  async enable(serverId: string, token: string, actor: AuditActor): Promise<TokenRecord> {
+    return this.written(serverId, async () => {
+      const name = parseOr400(TokenString, token, "token");
+      const backend = await this.backend(serverId);
+      const updated = await backend.enable(name);
+      if (!updated) throw noSuchToken(name);
+      await this.audit.record(actor, {
+        action: "token.updated",
+        serverId,
+        target: name,
+        detail: { fields: ["enabled"], reenabled: true, via: "unrevoke" },
+      });
+      return this.merge(backend, updated, await this.repository.find(serverId, name));
+    });
+  }
+
+  /** Deletes on the homeserver and locally; 404 only when neither side knew the token. MAS has no delete (409). */
   async delete(serverId: string, token: string, actor: AuditActor): Promise<void> {
     return this.written(serverId, () => this.deleteNow(serverId, token, actor));
   }
 
   private async deleteNow(serverId: string, token: string, actor: AuditActor): Promise<void> {
     const name = parseOr400(TokenString, token, "token");
-    const api = await this.api(serverId);
-    const onHomeserver = await api.delete(name);
+    const backend = await this.backend(serverId);
+    const onHomeserver = await backend.delete(name);
     const local = await this.repository.delete(serverId, name);
     if (!onHomeserver && !local) throw noSuchToken(name);
     await this.audit.record(actor, { action: "token.deleted", serverId, target: name });
@@ -200,23 +287,29 @@ export class TokensService {
     }
   }
 
-  /** The token API of a managed server (404 for an unknown server). */
-  private async api(serverId: string): Promise<RegistrationTokensApi> {
-    return this.apiFor(await this.servers.requireRow(serverId));
+  /** The token backend of a managed server (404 for an unknown server). */
+  private async backend(serverId: string): Promise<TokenBackend> {
+    return this.backendFor(await this.servers.requireRow(serverId));
   }
 
-  private apiFor(server: ServerConnection): RegistrationTokensApi {
-    return new RegistrationTokensApi(this.connector.client(server));
+  private backendFor(server: ServerRow): TokenBackend {
+    return tokenBackendFor(server, () => this.connector.client(server), this.connector.mas);
   }
 
-  private merge(token: HomeserverToken, metadata: TokenMetadataRow | undefined, now = this.now()): TokenRecord {
-    const state = tokenState(token, metadata?.disabled === 1, now);
+  private merge(
+    backend: TokenBackend,
+    token: ServerToken,
+    metadata: TokenMetadataRow | undefined,
+    now = this.now(),
+  ): TokenRecord {
+    const state = backend.state(token, backend.localDisable && metadata?.disabled === 1, now);
     return {
       ...token,
       label: metadata?.label ?? null,
       note: metadata?.note ?? null,
       disabled: state === "disabled",
       valid: state === "valid",
+      state,
     };
   }
 

@@ -9,6 +9,7 @@ import { bots } from "./0007-bots.ts";
 import { integrations } from "./0008-integrations.ts";
 import { auditCounts } from "./0009-audit-counts.ts";
 import { auditNames } from "./0010-audit-names.ts";
+import { serverKind } from "./0011-server-kind.ts";
 
 /** Every schema step, in order. Append only: never edit or reorder an entry that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   integrations,
   auditCounts,
   auditNames,
+  serverKind,
 ];

@@ -31,6 +31,7 @@ export function BrandingPreview({ branding, serverName }: { branding: PublicBran
   const [view, setView] = useState<"form" | "success">("form");
   const server: PublicServer = {
     id: "preview",
+    kind: "synapse",
     name: serverName,
     slug: "preview",
     serverName,
