@@ -36,12 +36,10 @@ describe("demo mode", () => {
       const servers = (await admin.get("/api/admin/servers")).body.servers;
       assert.equal(servers.length, 2, "the demo homeserver and the demo MAS server");
       const [server, masServer] = servers;
-      assert.deepEqual([masServer.name, masServer.kind, masServer.enabled, masServer.isDefault], [
-        "Demo MAS server (simulated)",
-        "mas",
-        true,
-        false,
-      ]);
+      assert.deepEqual(
+        [masServer.name, masServer.kind, masServer.enabled, masServer.isDefault],
+        ["Demo MAS server (simulated)", "mas", true, false],
+      );
       const masTokens = (await admin.get(`/api/admin/tokens?serverId=${masServer.id}`)).body.tokens;
       assert.deepEqual(
         masTokens.map((t: { token: string; label: string; state: string }) => [t.token, t.label, t.state]),
@@ -86,7 +84,10 @@ describe("demo mode", () => {
       assert.equal(after[1].id, masServer.id);
       assert.notEqual(after[1].masUrl, masServer.masUrl, "pointing at the new MAS simulator");
       const masAgain = (await again.get(`/api/admin/tokens?serverId=${masServer.id}`)).body.tokens;
-      assert.deepEqual(masAgain.map((t: { token: string; completed: number }) => [t.token, t.completed]), [["demo-mas-welcome", 0]]);
+      assert.deepEqual(
+        masAgain.map((t: { token: string; completed: number }) => [t.token, t.completed]),
+        [["demo-mas-welcome", 0]],
+      );
       assert.notEqual(after[0].internalUrl, server.internalUrl, "pointing at the new simulator");
       const fresh = (await again.get(`/api/admin/tokens?serverId=${server.id}`)).body.tokens;
       assert.equal(fresh.find((t: { token: string }) => t.token === "demo-single-use").completed, 0);

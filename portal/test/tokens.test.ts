@@ -11,7 +11,18 @@ import {
   type TestPortal,
 } from "./support/portal-harness.ts";
 
-const TOKEN_FIELDS = ["completed", "disabled", "expiry_time", "label", "note", "pending", "state", "token", "uses_allowed", "valid"];
+const TOKEN_FIELDS = [
+  "completed",
+  "disabled",
+  "expiry_time",
+  "label",
+  "note",
+  "pending",
+  "state",
+  "token",
+  "uses_allowed",
+  "valid",
+];
 
 describe("registration tokens", () => {
   let portal: TestPortal;

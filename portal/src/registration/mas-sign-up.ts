@@ -11,4 +11,3 @@ export const masCreatesAccounts = () =>
     "Accounts on this server are created by its Matrix Authentication Service: check your token on the sign-up page, then continue there.",
     "M_FORBIDDEN",
   );
-

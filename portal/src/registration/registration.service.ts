@@ -85,7 +85,9 @@ export class RegistrationService {
       // No public validity endpoint under MAS: when MAS's admin API cannot tell, nobody can.
       if (refusal === undefined) throw homeserverUnavailable();
       if (refusal !== null) return { valid: false };
-      const registerUrl = await this.backendFor(server).registerUrl?.(token).catch(() => undefined);
+      const registerUrl = await this.backendFor(server)
+        .registerUrl?.(token)
+        .catch(() => undefined);
       if (!registerUrl) throw homeserverUnavailable();
       return { valid: true, registerUrl };
     }
