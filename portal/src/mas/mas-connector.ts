@@ -12,7 +12,7 @@ import {
 import type { HomeserverOutcome } from "../metrics/portal-metrics.ts";
 import { type CachedAccessToken, MasAccessTokens, refreshAt } from "./mas-access-tokens.ts";
 import { grantFailed, masUnreachable, noMas, oauthError } from "./mas-errors.ts";
-import { MasTokenIds } from "./mas-tokens-api.ts";
+import { MasTokenIds } from "./mas-token-ids.ts";
 
 /** The scope of MAS's admin API. */
 export const MAS_ADMIN_SCOPE = "urn:mas:admin";

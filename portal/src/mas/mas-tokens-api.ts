@@ -75,23 +75,6 @@ function single(response: HomeserverResponse): MasRegistrationToken {
 const rfc3339 = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * Token string → MAS id, per server (and MAS settings): MAS cannot look a token up by its string, and ids never
- * change (MAS deletes no token), so what a list taught stays true. A cached id MAS no longer knows (its database was
- * reset) is dropped and the list read again.
- */
-export class MasTokenIds {
-  private readonly servers = new Map<string, { version: string; ids: Map<string, string> }>();
-
-  of(serverId: string, version: string): Map<string, string> {
-    const entry = this.servers.get(serverId);
-    if (entry && entry.version === version) return entry.ids;
-    const ids = new Map<string, string>();
-    this.servers.set(serverId, { version, ids });
-    return ids;
-  }
-}
-
-/**
  * MAS's admin API for user registration tokens (`/api/admin/v1/user-registration-tokens`) for one managed server:
  * list pages with filters, all tokens, lookup by token string, create, update, revoke, unrevoke. There is no delete.
  * Refusals become HttpErrors through `masCallFailed`; lookups answer undefined for an unknown token.
