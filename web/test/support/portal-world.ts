@@ -1,5 +1,6 @@
 import { deflateSync } from "node:zlib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { RunningMasDemo } from "../../../portal/src/demo/demo-mas.ts";
 import type { PortalClient } from "../../../portal/test/support/portal-client.ts";
 import { removeDataDir, startTestPortal, type TestPortal } from "../../../portal/test/support/portal-harness.ts";
 import type { HomeserverSimulator } from "../../../simulators/homeserver/index.ts";
@@ -13,6 +14,8 @@ export interface PortalWorld {
   homeserver: HomeserverSimulator;
   /** The demo server's id. */
   serverId: string;
+  /** The demo server of kind `mas`: its MAS simulator, the homeserver delegating to it, and its id (issue 23). */
+  masDemo: RunningMasDemo;
   /** An API client logged in as the bootstrap admin (for checks the test makes behind the UI's back). */
   admin: PortalClient;
   browser: Browser;
@@ -49,6 +52,7 @@ export async function startPortalWorld(): Promise<PortalWorld> {
     portal,
     homeserver: demo.homeserver,
     serverId: demo.serverId,
+    masDemo: demo.masDemo,
     admin: await portal.admin(),
     browser,
     strayRequests,

@@ -114,6 +114,10 @@ export const SERVER_CHECK_CODES: readonly ServerCheckCode[] = [
   "ADMIN_API_UNREACHABLE",
   "ADMIN_TOKEN_REFUSED",
   "SERVER_NAME_MISMATCH",
+  "MAS_UNREACHABLE",
+  "MAS_CLIENT_REFUSED",
+  "MAS_SCOPE_REFUSED",
+  "MAS_ADMIN_API_UNREACHABLE",
 ];
 export const updateServer = (id: string, body: Record<string, unknown>) =>
   send<{ server: ServerRecord }>("PUT", `api/admin/servers/${id}`, body).then((r) => r.server);
@@ -121,6 +125,8 @@ export const serverAction = (id: string, action: ServerAction) =>
   send<{ server: ServerRecord; diagnostics?: HomeserverDiagnostics }>("PATCH", `api/admin/servers/${id}`, { action });
 export const rotateServerToken = (id: string, adminToken: string) =>
   send<{ server: ServerRecord }>("PATCH", `api/admin/servers/${id}`, { action: "rotate_token", adminToken });
+export const rotateMasSecret = (id: string, masClientSecret: string) =>
+  send<{ server: ServerRecord }>("PATCH", `api/admin/servers/${id}`, { action: "rotate_mas_secret", masClientSecret });
 export const deleteServer = (id: string) => send<{ deleted: true }>("DELETE", `api/admin/servers/${id}`);
 
 // ---------- tokens ----------
@@ -143,6 +149,9 @@ export const updateToken = (serverId: string, token: string, body: Record<string
   send<{ token: TokenRecord }>("PUT", tokenPath(token, serverId), body).then((r) => r.token);
 export const disableToken = (serverId: string, token: string) =>
   send<{ token: TokenRecord }>("PATCH", tokenPath(token, serverId)).then((r) => r.token);
+/** MAS servers: unrevoke (PATCH `{action: "enable"}`). */
+export const enableToken = (serverId: string, token: string) =>
+  send<{ token: TokenRecord }>("PATCH", tokenPath(token, serverId), { action: "enable" }).then((r) => r.token);
 export const deleteToken = (serverId: string, token: string) => send<{ deleted: true }>("DELETE", tokenPath(token, serverId));
 
 // ---------- stats, diagnostics, audit ----------

@@ -17,7 +17,11 @@ export const getBranding = (selector: ServerSelector, signal?: AbortSignal) =>
 export const getSession = (signal?: AbortSignal) => call<Session>("api/auth/session", { signal });
 
 export const validateToken = (token: string, serverId: string, signal?: AbortSignal) =>
-  call<{ valid: boolean }>("api/register/validate-token", { method: "POST", body: { token, serverId }, signal });
+  call<{ valid: boolean; registerUrl?: string }>("api/register/validate-token", {
+    method: "POST",
+    body: { token, serverId },
+    signal,
+  });
 
 export const usernameAvailable = (username: string, serverId: string, signal?: AbortSignal) =>
   call<UsernameVerdict>(`api/register/username-available${query({ username, serverId })}`, { signal });

@@ -6,6 +6,7 @@ import { getBranding, getSession, resolveServer, type ServerSelector } from "../
 import type { PublicBranding, PublicServer } from "../api/public-types.ts";
 import { P } from "../strings/public.ts";
 import { assetSrc, SignupLayout } from "./layout.tsx";
+import { MasSignup } from "./mas-signup.tsx";
 import { SignupForm } from "./signup-form.tsx";
 import { SignupSuccess } from "./success.tsx";
 
@@ -123,6 +124,14 @@ export function SignupApp() {
           <h1>{closed ? P.serverClosed : P.noServer}</h1>
           <p>{closed ? P.serverClosedText : P.noServerText}</p>
         </div>
+      </SignupLayout>
+    );
+  }
+  if (server.kind === "mas") {
+    // MAS creates the accounts: the page checks the token and hands the person over (issue 23).
+    return (
+      <SignupLayout branding={branding} demo={demo}>
+        <MasSignup server={server} initialToken={initialToken} />
       </SignupLayout>
     );
   }

@@ -3,7 +3,7 @@ import { useCopy } from "../../../common/use-copy.ts";
 import type { ClientLink, PublicBranding, PublicServer } from "../api/public-types.ts";
 import { P } from "../strings/public.ts";
 
-function CopyValue({ value, label }: { value: string; label: string }) {
+export function CopyValue({ value, label }: { value: string; label: string }) {
   const { copied, copy } = useCopy();
   return (
     <button

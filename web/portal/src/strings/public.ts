@@ -65,6 +65,23 @@ export const P = {
     prefilled: "Filled in from your invitation link.",
   },
 
+  /** Servers whose accounts their Matrix Authentication Service (MAS) creates: the page checks, then hands over. */
+  mas: {
+    label: "Check your invitation",
+    intro: (server: string) =>
+      `Accounts on ${server} are created by its account service. Check your registration token here; then continue there to choose your username and password.`,
+    tokenHint: "The invitation code you were given.",
+    check: "Check token",
+    checking: "Checking…",
+    valid: "This token is valid.",
+    invalid: "This token is not valid: it may be mistyped, expired, used up or revoked.",
+    empty: "Enter your registration token.",
+    failed: "The token could not be checked right now. Please try again in a moment.",
+    continue: "Continue to create your account",
+    pasteHint: "If the next page asks for a registration token, paste this one:",
+    copyToken: "Copy the registration token",
+  },
+
   /** One message per `errorCode` of POST /api/register; `field` says which input it is about. */
   errors: {
     M_USER_IN_USE: { text: "This username is already taken. Please choose another one.", field: "username" },

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { CopyButton } from "../../../../common/components/copy-button.tsx";
 import { attempt, confirmDialog, notify } from "../../../../common/components/notify.tsx";
@@ -10,6 +11,7 @@ import {
   deleteServer,
   getServer,
   type HomeserverDiagnostics,
+  rotateMasSecret,
   rotateServerToken,
   type ServerAction,
   type ServerRecord,
@@ -20,8 +22,12 @@ import { formatDate } from "../format.ts";
 import { loadServers } from "../servers-store.ts";
 import { ServerStatus } from "./server-status.tsx";
 
-/** Each check of the homeserver diagnostics with what it means; `msc3861Detected` is good when false. */
+/**
+ * Each check of the homeserver diagnostics with what it means; `msc3861Detected` is good when false for a Synapse
+ * server and when true for a MAS server, whose other checks are about MAS. Discovery says which kind fits.
+ */
 export function DiagnosticsResult({ result }: { result: HomeserverDiagnostics }) {
+  const mas = result.kind === "mas";
   const checks: [keyof HomeserverDiagnostics, boolean][] = [
     ["homeserverReachable", result.homeserverReachable],
     ["adminApiReachable", result.adminApiReachable],
@@ -29,8 +35,9 @@ export function DiagnosticsResult({ result }: { result: HomeserverDiagnostics })
     ["registrationFlowAvailable", result.registrationFlowAvailable],
     ["registrationEnabled", result.registrationEnabled],
     ["tokenRegistrationSupported", result.tokenRegistrationSupported],
-    ["msc3861Detected", !result.msc3861Detected],
+    ["msc3861Detected", mas ? result.msc3861Detected : !result.msc3861Detected],
   ];
+  const labels = mas ? A.diag.checksMas : A.diag.checks;
   const ok = checks.every(([, passed]) => passed) && result.errors.length === 0;
   return (
     <div data-testid="diagnostics-result" data-ok={ok}>
@@ -40,12 +47,58 @@ export function DiagnosticsResult({ result }: { result: HomeserverDiagnostics })
       </p>
       <ul class="checks">
         {checks.map(([key, passed]) => (
-          <Check key={key} ok={passed} label={A.diag.checks[key as keyof typeof A.diag.checks]} />
+          <Check key={key} ok={passed} label={labels[key as keyof typeof labels]} />
         ))}
-        <Check ok={true} label={A.diag.serverName} detail={result.serverName} />
+        <Check
+          ok={true}
+          label={mas ? A.diag.masServerName : A.diag.serverName}
+          detail={
+            mas && result.mas?.version ? `${result.serverName} · ${A.diag.masVersion(result.mas.version)}` : result.serverName
+          }
+        />
       </ul>
+      {result.detectedKind ? (
+        <p class={result.detectedKind === result.kind ? "muted small" : "notice"} data-testid="detected-kind">
+          {A.diag.detected(result.detectedKind, result.authIssuer)}
+        </p>
+      ) : null}
       <ErrorList errors={result.errors} title={A.diag.errors} />
     </div>
+  );
+}
+
+/** Replaces a MAS server's OAuth client secret (write-only). */
+function RotateMasSecret({ server, onDone }: { server: ServerRecord; onDone: () => void }) {
+  const [secret, setSecret] = useState("");
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      class="inline-form"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        if (!secret.trim()) return;
+        setBusy(true);
+        const done = await attempt(
+          A.servers.rotateMasSecret,
+          () => rotateMasSecret(server.id, secret.trim()),
+          A.servers.rotatedMasSecret,
+        );
+        setBusy(false);
+        if (done) {
+          setSecret("");
+          onDone();
+        }
+      }}
+    >
+      <Field label={A.servers.newMasSecret}>
+        {(props) => (
+          <input {...props} type="password" autocomplete="off" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
+        )}
+      </Field>
+      <button type="submit" class="btn" disabled={busy || !secret.trim()}>
+        {A.servers.rotateMasSecret}
+      </button>
+    </form>
   );
 }
 
@@ -142,10 +195,18 @@ export function ServerDetailPage({ serverId }: { serverId: string }) {
           <Facts
             items={[
               [A.servers.status, <ServerStatus server={s} />],
+              [A.servers.kind, s.kind === "mas" ? A.servers.kindMas : A.servers.kindSynapse],
               [A.servers.slug, <code>{s.slug}</code>],
               [A.servers.serverName, <code>{s.serverName}</code>],
               [A.servers.internalUrl, <code>{s.internalUrl}</code>],
               [A.servers.publicUrl, <code>{s.publicUrl}</code>],
+              ...(s.kind === "mas"
+                ? ([
+                    [A.servers.masUrl, <code>{s.masUrl}</code>],
+                    [A.servers.masPublicUrl, s.masPublicUrl ? <code>{s.masPublicUrl}</code> : null],
+                    [A.servers.masClientId, <code>{s.masClientId}</code>],
+                  ] as [string, ComponentChildren][])
+                : []),
               [A.servers.publicDomain, s.publicDomain],
               [A.servers.routePrefix, s.routePrefix],
               [A.servers.notes, s.notes],
@@ -178,12 +239,19 @@ export function ServerDetailPage({ serverId }: { serverId: string }) {
             </p>
           )}
         </Card>
-        <Card title={A.servers.adminToken}>
-          <p class="hint">
-            {A.servers.tokenWriteOnly} {A.servers.rotateHint}
-          </p>
-          <RotateToken server={s} onDone={() => server.reload(true)} />
-        </Card>
+        {s.kind === "mas" ? (
+          <Card title={A.servers.masClientSecret}>
+            <p class="hint">{A.servers.masSecretWriteOnly}</p>
+            <RotateMasSecret server={s} onDone={() => server.reload(true)} />
+          </Card>
+        ) : (
+          <Card title={A.servers.adminToken}>
+            <p class="hint">
+              {A.servers.tokenWriteOnly} {A.servers.rotateHint}
+            </p>
+            <RotateToken server={s} onDone={() => server.reload(true)} />
+          </Card>
+        )}
         <Card title={A.servers.dangerZone}>
           <p class="hint">{deletable ? A.servers.deleteHint : A.servers.deleteBlocked}</p>
           <div class="button-row">

@@ -9,6 +9,11 @@ import { createServer, getServer, listProfiles, SERVER_CHECK_CODES, type ServerR
 import { loadServers } from "../servers-store.ts";
 
 type Values = Record<
+  | "kind"
+  | "masUrl"
+  | "masPublicUrl"
+  | "masClientId"
+  | "masClientSecret"
   | "name"
   | "slug"
   | "serverName"
@@ -25,6 +30,11 @@ type Values = Record<
 >;
 
 const EMPTY: Values = {
+  kind: "synapse",
+  masUrl: "",
+  masPublicUrl: "",
+  masClientId: "",
+  masClientSecret: "",
   name: "",
   slug: "",
   serverName: "",
@@ -39,7 +49,18 @@ const EMPTY: Values = {
   managedMode: "",
 };
 
-const OPTIONAL = ["notes", "publicDomain", "routePrefix", "brandingProfileId", "registrationMode", "managedMode"] as const;
+const OPTIONAL = [
+  "notes",
+  "publicDomain",
+  "routePrefix",
+  "brandingProfileId",
+  "registrationMode",
+  "managedMode",
+  "masPublicUrl",
+] as const;
+
+/** Fields sent only with kind mas; the secret only when typed (it is write-only). */
+const MAS_FIELDS = ["masUrl", "masPublicUrl", "masClientId"] as const;
 
 const slugOf = (name: string) =>
   name
@@ -53,6 +74,10 @@ const slugOf = (name: string) =>
 function valuesOf(server: ServerRecord): Values {
   return {
     ...EMPTY,
+    kind: server.kind,
+    masUrl: server.masUrl ?? "",
+    masPublicUrl: server.masPublicUrl ?? "",
+    masClientId: server.masClientId ?? "",
     name: server.name,
     slug: server.slug,
     serverName: server.serverName,
@@ -78,15 +103,23 @@ function originOf(url: string): string | undefined {
 
 /**
  * Client-side checks mirroring the API's (servers.schema.ts); the API's answer is shown too when it refuses.
- * `needsToken`: creating, or moving the internal URL to another origin (the API asks for the token again then).
+ * `needsToken`: a Synapse server created, moved to another origin, or without a stored token (the API asks for it then);
+ * `needsSecret`: a MAS server created, or its MAS host or client changed.
  */
-function problems(values: Values, needsToken: boolean): Partial<Record<keyof Values, string>> {
+function problems(values: Values, needsToken: boolean, needsSecret: boolean): Partial<Record<keyof Values, string>> {
   const found: Partial<Record<keyof Values, string>> = {};
   if (!values.name.trim()) found.name = A.form.required;
   if (!/^[a-z0-9-]+$/.test(values.slug)) found.slug = A.servers.slugRule;
   if (!values.serverName.trim()) found.serverName = A.form.required;
-  for (const key of ["internalUrl", "publicUrl"] as const) {
+  const urls = ["internalUrl", "publicUrl", ...(values.kind === "mas" ? (["masUrl"] as const) : [])] as const;
+  for (const key of urls) {
     if (!/^https?:\/\/\S+$/i.test(values[key].trim())) found[key] = A.servers.urlRule;
+  }
+  if (values.kind === "mas") {
+    if (values.masPublicUrl.trim() && !/^https?:\/\/\S+$/i.test(values.masPublicUrl.trim()))
+      found.masPublicUrl = A.servers.urlRule;
+    if (!values.masClientId.trim()) found.masClientId = A.form.required;
+    if (needsSecret && !values.masClientSecret.trim()) found.masClientSecret = A.form.required;
   }
   if (needsToken && !values.adminToken.trim()) found.adminToken = A.form.required;
   if (values.routePrefix && !/^(\/[A-Za-z0-9._~-]+)+$/.test(values.routePrefix)) found.routePrefix = A.servers.routePrefixRule;
@@ -116,8 +149,21 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
   // The stored admin token only goes to the origin it was given for: a URL on another host needs that host's token.
   const storedOrigin = existing.data ? originOf(existing.data.internalUrl) : undefined;
   const typedOrigin = originOf(values.internalUrl);
-  const moved = !creating && typedOrigin !== undefined && typedOrigin !== storedOrigin;
-  const found = submitted ? problems(values, creating || moved) : {};
+  const mas = values.kind === "mas";
+  const moved =
+    !creating && !mas && existing.data?.hasAdminToken === true && typedOrigin !== undefined && typedOrigin !== storedOrigin;
+  // A Synapse server needs a token; one that was a MAS server without one needs it now.
+  const tokenMissing = !creating && !mas && existing.data?.hasAdminToken === false;
+  const needsToken = !mas && (creating || moved || tokenMissing);
+  // Likewise the MAS client secret: only sent to the MAS origin and client it was given for.
+  const storedMas = existing.data?.kind === "mas" ? existing.data : undefined;
+  const needsSecret =
+    mas &&
+    (creating ||
+      storedMas === undefined ||
+      originOf(values.masUrl) !== originOf(storedMas.masUrl ?? "") ||
+      values.masClientId.trim() !== (storedMas.masClientId ?? ""));
+  const found = submitted ? problems(values, needsToken, needsSecret) : {};
   const set = (key: keyof Values) => (event: Event) => {
     const value = (event.currentTarget as HTMLInputElement).value;
     setValues((previous) => {
@@ -130,7 +176,7 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
 
   const save = async (saveAnyway: boolean) => {
     setSubmitted(true);
-    if (Object.keys(problems(values, creating || moved)).length > 0) return;
+    if (Object.keys(problems(values, needsToken, needsSecret)).length > 0) return;
     setBusy(true);
     setError(null);
     setCheckFailed(false);
@@ -139,13 +185,23 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
       let saved: ServerRecord;
       if (creating) {
         const body: Record<string, unknown> = {
+          kind: trimmed.kind,
           name: trimmed.name,
           slug: trimmed.slug,
           serverName: trimmed.serverName,
           internalUrl: trimmed.internalUrl,
           publicUrl: trimmed.publicUrl,
-          adminToken: trimmed.adminToken,
         };
+        if (mas) {
+          Object.assign(body, {
+            masUrl: trimmed.masUrl,
+            masClientId: trimmed.masClientId,
+            masClientSecret: trimmed.masClientSecret,
+          });
+          if (trimmed.masPublicUrl) body.masPublicUrl = trimmed.masPublicUrl;
+        } else {
+          body.adminToken = trimmed.adminToken;
+        }
         for (const key of ["notes", "publicDomain", "routePrefix", "brandingProfileId"] as const) {
           if (trimmed[key]) body[key] = trimmed[key];
         }
@@ -155,10 +211,12 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
         const before = valuesOf(existing.data as ServerRecord);
         const body: Record<string, unknown> = {};
         for (const key of Object.keys(trimmed) as (keyof Values)[]) {
-          if (key === "adminToken" || trimmed[key] === before[key]) continue;
+          if (key === "adminToken" || key === "masClientSecret" || trimmed[key] === before[key]) continue;
+          if (!mas && (MAS_FIELDS as readonly string[]).includes(key)) continue;
           body[key] = (OPTIONAL as readonly string[]).includes(key) && trimmed[key] === "" ? null : trimmed[key];
         }
-        if (moved) body.adminToken = trimmed.adminToken;
+        if (needsToken) body.adminToken = trimmed.adminToken;
+        if (mas && trimmed.masClientSecret) body.masClientSecret = trimmed.masClientSecret;
         if (Object.keys(body).length === 0) {
           navigate(`/servers/${serverId}`);
           return;
@@ -202,13 +260,21 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
         {error ? (
           <ErrorMessage
             error={error}
-            title={checkFailed ? A.servers.checkFailed : creating ? A.servers.createFailed : A.servers.saveFailed}
+            title={
+              checkFailed
+                ? mas
+                  ? A.servers.checkFailedMas
+                  : A.servers.checkFailed
+                : creating
+                  ? A.servers.createFailed
+                  : A.servers.saveFailed
+            }
             focus
           />
         ) : null}
         {checkFailed ? (
           <div class="notice save-anyway" data-testid="save-anyway">
-            <p>{A.servers.saveAnywayText}</p>
+            <p>{mas ? A.servers.saveAnywayTextMas : A.servers.saveAnywayText}</p>
             <button type="button" class="btn" disabled={busy} onClick={() => void save(true)}>
               {A.servers.saveAnyway}
             </button>
@@ -226,14 +292,22 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
           </div>
         </Card>
         <Card title={A.servers.connection}>
+          <Field label={A.servers.kind} hint={A.servers.kindHint}>
+            {(control) => (
+              <select {...control} value={values.kind} onChange={set("kind")} data-testid="server-kind">
+                <option value="synapse">{A.servers.kindSynapse}</option>
+                <option value="mas">{A.servers.kindMas}</option>
+              </select>
+            )}
+          </Field>
           <div class="form-grid">
             {text("internalUrl", A.servers.internalUrl, A.servers.internalUrlHint, { type: "url", spellcheck: false })}
             {text("publicUrl", A.servers.publicUrl, A.servers.publicUrlHint, { type: "url", spellcheck: false })}
           </div>
-          {creating || moved ? (
+          {mas ? null : needsToken ? (
             <Field
-              label={creating ? A.servers.adminToken : A.servers.movedAdminToken}
-              hint={creating ? A.servers.adminTokenHint : A.servers.movedAdminTokenHint}
+              label={creating || tokenMissing ? A.servers.adminToken : A.servers.movedAdminToken}
+              hint={creating || tokenMissing ? A.servers.adminTokenHint : A.servers.movedAdminTokenHint}
               error={found.adminToken}
             >
               {(control) => (
@@ -251,6 +325,34 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
             <p class="hint">{A.servers.tokenOnDetail}</p>
           )}
         </Card>
+        {mas ? (
+          <Card title={A.servers.masClient}>
+            <p class="hint card-intro">{A.servers.masClientHint}</p>
+            <div class="form-grid">
+              {text("masUrl", A.servers.masUrl, A.servers.masUrlHint, { type: "url", spellcheck: false })}
+              {text("masPublicUrl", A.servers.masPublicUrl, A.servers.masPublicUrlHint, { type: "url", spellcheck: false })}
+              {text("masClientId", A.servers.masClientId, undefined, { spellcheck: false, maxLength: 255 })}
+              <Field
+                label={A.servers.masClientSecret}
+                hint={
+                  creating ? A.servers.masClientSecretHint : needsSecret ? A.servers.masSecretNeeded : A.servers.masSecretKeep
+                }
+                error={found.masClientSecret}
+              >
+                {(control) => (
+                  <input
+                    {...control}
+                    type="password"
+                    autocomplete="off"
+                    value={values.masClientSecret}
+                    onInput={set("masClientSecret")}
+                    maxLength={10000}
+                  />
+                )}
+              </Field>
+            </div>
+          </Card>
+        ) : null}
         <Card title={A.servers.publicPage}>
           <div class="form-grid">
             {text("publicDomain", A.servers.publicDomain, A.servers.publicDomainHint, { spellcheck: false })}
@@ -296,9 +398,9 @@ export function ServerFormPage({ serverId }: { serverId?: string }) {
         </Card>
         <div class="form-actions">
           <button type="submit" class="btn btn-primary" disabled={busy}>
-            {creating ? (busy ? A.servers.checking : A.servers.createSubmit) : A.common.save}
+            {creating ? (busy ? (mas ? A.servers.checkingMas : A.servers.checking) : A.servers.createSubmit) : A.common.save}
           </button>
-          {creating ? <span class="hint">{A.servers.checkHint}</span> : null}
+          {creating ? <span class="hint">{mas ? A.servers.checkHintMas : A.servers.checkHint}</span> : null}
           <Link href={creating ? "/servers" : `/servers/${serverId}`} class="btn">
             {A.common.cancel}
           </Link>

@@ -23,6 +23,11 @@ export function ServerStatus({ server }: { server: ServerRecord }) {
         </Badge>
       )}
       {server.isDefault ? <Badge tone="info">{A.servers.default}</Badge> : null}
+      {server.kind === "mas" ? (
+        <Badge tone="info" testId="server-kind-mas" title={A.servers.kindBadgeMasTitle}>
+          {A.servers.kindBadgeMas}
+        </Badge>
+      ) : null}
       {server.registrationMode === "closed" ? <Badge tone="warn">{A.servers.closed}</Badge> : null}
       {server.lastDiagAt === null ? (
         <Badge tone="warn" testId="server-unchecked" title={A.servers.uncheckedTitle}>

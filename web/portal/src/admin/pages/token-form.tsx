@@ -52,8 +52,16 @@ function LabelAndNote({
   );
 }
 
-/** Creates a token: typed, generated here, or left empty for the homeserver to generate. */
-export function TokenCreateForm({ serverId, onCreated }: { serverId: string; onCreated: (token: TokenRecord) => void }) {
+/** Creates a token: typed, generated here, or left empty for the homeserver (on MAS servers: the portal) to generate. */
+export function TokenCreateForm({
+  serverId,
+  mas = false,
+  onCreated,
+}: {
+  serverId: string;
+  mas?: boolean;
+  onCreated: (token: TokenRecord) => void;
+}) {
   const [token, setToken] = useState("");
   const [length, setLength] = useState(16);
   const [uses, setUses] = useState("1");
@@ -95,7 +103,7 @@ export function TokenCreateForm({ serverId, onCreated }: { serverId: string; onC
     <form onSubmit={submit} noValidate data-testid="token-create-form">
       {error ? <ErrorMessage error={error} title={A.tokens.createFailed} focus /> : null}
       <div class="form-grid">
-        <Field label={A.tokens.token} hint={A.tokens.tokenHint} error={tokenProblem}>
+        <Field label={A.tokens.token} hint={mas ? A.tokens.tokenHintMas : A.tokens.tokenHint} error={tokenProblem}>
           {(props) => (
             <div class="input-with-button">
               <input
@@ -105,7 +113,7 @@ export function TokenCreateForm({ serverId, onCreated }: { serverId: string; onC
                 autocomplete="off"
                 maxLength={64}
                 value={token}
-                placeholder={A.tokens.tokenPlaceholder}
+                placeholder={mas ? A.tokens.tokenPlaceholderMas : A.tokens.tokenPlaceholder}
                 onInput={(e) => setToken(e.currentTarget.value)}
               />
               <button type="button" class="btn" onClick={() => setToken(generateToken(length))}>
@@ -152,21 +160,28 @@ export function TokenCreateForm({ serverId, onCreated }: { serverId: string; onC
   );
 }
 
-/** Edits label, note, uses and expiry of one token (inline, in its table row). */
+/**
+ * Edits label, note, uses and expiry of one token (inline, in its table row). On a MAS server a revoked token keeps its
+ * limit and is enabled again with Unrevoke, not from here.
+ */
 export function TokenEditForm({
   serverId,
   token,
+  mas = false,
   onSaved,
   onCancel,
 }: {
   serverId: string;
   token: TokenRecord;
+  mas?: boolean;
   onSaved: (token: TokenRecord) => void;
   onCancel: () => void;
 }) {
   const [label, setLabel] = useState(token.label ?? "");
   const [note, setNote] = useState(token.note ?? "");
-  const [uses, setUses] = useState(token.disabled || token.uses_allowed === null ? "" : String(token.uses_allowed));
+  // A token disabled on Synapse has the limit 0 written over its own; a revoked MAS token keeps its limit.
+  const offOnSynapse = token.disabled && !mas;
+  const [uses, setUses] = useState(offOnSynapse || token.uses_allowed === null ? "" : String(token.uses_allowed));
   const [expiry, setExpiry] = useState(toLocalInput(token.expiry_time));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
@@ -181,7 +196,7 @@ export function TokenEditForm({
     if (note.trim() !== (token.note ?? "")) body.note = note.trim() || null;
     const usesValue = uses === "" ? null : Number(uses);
     // A disabled token keeps its 0 unless the admin enables it again on purpose: any limit (or unlimited) does.
-    if (token.disabled ? enable : usesValue !== token.uses_allowed) body.uses_allowed = usesValue;
+    if (offOnSynapse ? enable : usesValue !== token.uses_allowed) body.uses_allowed = usesValue;
     const expiryValue = fromLocalInput(expiry);
     if (expiryValue !== token.expiry_time) body.expiry_time = expiryValue;
     if (Object.keys(body).length === 0) return onCancel();
@@ -206,7 +221,7 @@ export function TokenEditForm({
           {(props) => <input {...props} type="datetime-local" value={expiry} onInput={(e) => setExpiry(e.currentTarget.value)} />}
         </Field>
       </div>
-      {token.disabled ? (
+      {offOnSynapse ? (
         <label class="check">
           <input type="checkbox" checked={enable} onChange={(e) => setEnable(e.currentTarget.checked)} />
           {A.tokens.reenable}

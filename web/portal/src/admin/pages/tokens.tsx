@@ -9,6 +9,7 @@ import { A } from "../../strings/admin.ts";
 import {
   deleteToken,
   disableToken,
+  enableToken,
   listTokens,
   type ServerRecord,
   type TokenRecord,
@@ -39,13 +40,17 @@ export function inviteLink(server: ServerRecord, token: string): string {
   return signUpUrl({ server: server.slug, token });
 }
 
-function uses(token: TokenRecord): string {
-  const allowed = token.disabled ? A.tokens.off : token.uses_allowed === null ? "∞" : String(token.uses_allowed);
+/** Uses so far of the limit; a token disabled on Synapse shows "0 (off)" (its limit was set to 0), a revoked MAS token keeps its limit. */
+function uses(token: TokenRecord, mas: boolean): string {
+  const allowed = token.disabled && !mas ? A.tokens.off : token.uses_allowed === null ? "∞" : String(token.uses_allowed);
   return `${token.completed} / ${allowed}${token.pending ? ` · ${A.tokens.pending(token.pending)}` : ""}`;
 }
 
 function TokenList({ serverId, server }: { serverId: string; server: ServerRecord }) {
   const tokens = useAsync(() => listTokens(serverId), [serverId]);
+  // On a MAS server disabling is MAS's revoke, which MAS can undo; MAS deletes no token (issue 23).
+  const mas = server.kind === "mas";
+  const statusNames = mas ? A.tokens.statusMas : A.tokens.status;
   const [status, setStatus] = useState<"all" | TokenStatus>("all");
   const [search, setSearch] = useState("");
   const [editing, setEditing] = useState<string | null>(null);
@@ -56,12 +61,20 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
   const replace = (next: TokenRecord) => tokens.setData((list) => (list ?? []).map((t) => (t.token === next.token ? next : t)));
   const disable = async (token: TokenRecord) => {
     const ok = await confirmDialog({
-      title: A.tokens.disableTitle(token.token),
-      text: A.tokens.disableText,
-      confirmLabel: A.tokens.disable,
+      title: mas ? A.tokens.revokeTitle(token.token) : A.tokens.disableTitle(token.token),
+      text: mas ? A.tokens.revokeText : A.tokens.disableText,
+      confirmLabel: mas ? A.tokens.revoke : A.tokens.disable,
     });
     if (!ok) return;
-    const result = await attempt(A.tokens.disable, () => disableToken(serverId, token.token), A.tokens.disabled(token.token));
+    const result = await attempt(
+      mas ? A.tokens.revoke : A.tokens.disable,
+      () => disableToken(serverId, token.token),
+      mas ? A.tokens.revoked(token.token) : A.tokens.disabled(token.token),
+    );
+    if (result) replace(result);
+  };
+  const unrevoke = async (token: TokenRecord) => {
+    const result = await attempt(A.tokens.unrevoke, () => enableToken(serverId, token.token), A.tokens.unrevoked(token.token));
     if (result) replace(result);
   };
   const remove = async (token: TokenRecord) => {
@@ -90,11 +103,13 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
           {A.tokens.create}
         </button>
       </PageHeader>
-      <p class="muted">{A.tokens.intro(server.name)}</p>
+      <p class="muted">{mas ? A.tokens.introMas(server.name) : A.tokens.intro(server.name)}</p>
+      {mas ? <p class="muted small">{A.tokens.masNoDelete}</p> : null}
       {showCreate ? (
         <Card title={A.tokens.createTitle}>
           <TokenCreateForm
             serverId={serverId}
+            mas={mas}
             onCreated={(token) => {
               setCreated(token);
               setShowCreate(false);
@@ -124,7 +139,7 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
           value={status}
           options={[
             ["all", A.tokens.all],
-            ...(["valid", "expired", "exhausted", "disabled"] as const).map((key) => [key, A.tokens.status[key]] as const),
+            ...(["valid", "expired", "exhausted", "disabled"] as const).map((key) => [key, statusNames[key]] as const),
           ]}
           onChange={setStatus}
         />
@@ -162,10 +177,10 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
                     </td>
                     <td data-label={A.tokens.statusLabel}>
                       <Badge tone={TONE[state]} testId="token-status">
-                        {A.tokens.status[state]}
+                        {statusNames[state]}
                       </Badge>
                     </td>
-                    <td data-label={A.tokens.uses}>{uses(token)}</td>
+                    <td data-label={A.tokens.uses}>{uses(token, mas)}</td>
                     <td data-label={A.tokens.expiry}>{token.expiry_time ? formatDate(token.expiry_time) : A.tokens.never}</td>
                     <td class="actions-cell">
                       <div class="row-actions">
@@ -185,24 +200,37 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
                         >
                           {A.common.edit}
                         </button>
-                        {token.disabled ? null : (
+                        {token.disabled ? (
+                          mas ? (
+                            <button
+                              type="button"
+                              class="btn btn-small"
+                              aria-label={A.tokens.unrevokeLabel(token.token)}
+                              onClick={() => unrevoke(token)}
+                            >
+                              {A.tokens.unrevoke}
+                            </button>
+                          ) : null
+                        ) : (
                           <button
                             type="button"
                             class="btn btn-small"
-                            aria-label={A.tokens.disableLabel(token.token)}
+                            aria-label={mas ? A.tokens.revokeLabel(token.token) : A.tokens.disableLabel(token.token)}
                             onClick={() => disable(token)}
                           >
-                            {A.tokens.disable}
+                            {mas ? A.tokens.revoke : A.tokens.disable}
                           </button>
                         )}
-                        <button
-                          type="button"
-                          class="btn btn-small btn-danger-outline"
-                          aria-label={A.tokens.deleteLabel(token.token)}
-                          onClick={() => remove(token)}
-                        >
-                          {A.common.delete}
-                        </button>
+                        {mas ? null : (
+                          <button
+                            type="button"
+                            class="btn btn-small btn-danger-outline"
+                            aria-label={A.tokens.deleteLabel(token.token)}
+                            onClick={() => remove(token)}
+                          >
+                            {A.common.delete}
+                          </button>
+                        )}
                       </div>
                     </td>
                   </tr>,
@@ -211,6 +239,7 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
                       <td colSpan={5}>
                         <TokenEditForm
                           serverId={serverId}
+                          mas={mas}
                           token={token}
                           onCancel={() => setEditing(null)}
                           onSaved={(next) => {
