@@ -84,6 +84,10 @@ describe("sign-up on a MAS server", () => {
     assert.deepEqual([reply.status, reply.body.success, reply.body.errorCode], [403, false, "M_FORBIDDEN"]);
     assert.match(reply.body.error, /Matrix Authentication Service/);
     assert.equal(setup.mas.tokens().find((row) => row.token === "direct")?.timesUsed, 0);
+    const name = await setup.portal
+      .client({ ip: nextIp() })
+      .get(`/api/register/username-available?username=dave&serverId=${setup.serverId}`);
+    assert.deepEqual([name.status, name.body.errorCode], [403, "M_FORBIDDEN"]);
   });
 
   it("answers 503 to visitors while MAS is down, without naming it", async () => {

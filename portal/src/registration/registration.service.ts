@@ -104,6 +104,8 @@ export class RegistrationService {
     if (wait > 0)
       throw tooManyRequests(wait, "Too many username checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const server = await this.openServer(input.serverId);
+    // MAS checks usernames in its own registration; the homeserver has no availability endpoint under MAS.
+    if (server.kind === "mas") throw masCreatesAccounts();
     return checkUsername(this.connector, server, input.username);
   }
 
