@@ -35,6 +35,7 @@ import { ServerResolver } from "./servers/server-resolver.ts";
 import { ServersRepository } from "./servers/servers.repository.ts";
 import { ServersService } from "./servers/servers.service.ts";
 import { StatsService } from "./stats/stats.service.ts";
+import { SynapseTokenInspector } from "./tokens/token-inspector.ts";
 import { TokensRepository } from "./tokens/tokens.repository.ts";
 import { TokensService } from "./tokens/tokens.service.ts";
 
@@ -147,6 +148,8 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
   servers.onDeleted(() => integrations.removeFilesOfDeletedIntegrations());
   const authLog = deps.log.child({ component: "auth" });
   const registrationLog = deps.log.child({ component: "registration" });
+  // Every managed server is a Synapse today; a server of another kind gets its own inspector here.
+  const synapseTokens = new SynapseTokenInspector(connector, now, registrationLog);
   return {
     config: deps.config,
     log: deps.log,
@@ -177,6 +180,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
         now,
         registrationLog,
         (serverId) => tokens.forget(serverId),
+        () => synapseTokens,
       ),
       diagnostics,
       audit,

@@ -3,16 +3,15 @@ import type { Logger } from "../../../lib/logger.ts";
 import type { HomeserverConnector } from "../homeserver/connector.ts";
 import { HomeserverUnreachable } from "../homeserver/homeserver-client.ts";
 import { homeserverPath } from "../homeserver/homeserver-path.ts";
-import { RegistrationTokensApi } from "../homeserver/registration-tokens-api.ts";
 import { type PortalLimiters, tooManyRequests } from "../rate-limit/rate-limiter.ts";
 import type { ServerResolver } from "../servers/server-resolver.ts";
 import type { ServerRow } from "../servers/servers.repository.ts";
-import { tokenState } from "../tokens/token-state.ts";
+import type { TokenInspection, TokenInspectorFor, TokenVerdict } from "../tokens/token-inspector.ts";
 import type { TokensRepository } from "../tokens/tokens.repository.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import type { RegistrationsRepository } from "./registration.repository.ts";
 import { parseRegistration, type RegisterInput } from "./registration.schema.ts";
-import { homeserverUnavailable, tokenRefused } from "./sign-up-errors.ts";
+import { tokenRefused } from "./sign-up-errors.ts";
 import { registerAccount } from "./uia-driver.ts";
 import { checkUsername, MAX_USER_ID, type UsernameVerdict } from "./username-availability.ts";
 
@@ -29,6 +28,23 @@ const REFUSALS = {
   unknown: "This registration token is not valid. Please check it and try again.",
 } as const;
 
+/**
+ * `POST /api/register/validate-token`: `valid` as the portal spec has it, plus why (`state`) and, for a valid token,
+ * when it expires (ms since the epoch, null for never), so an invite page can say it plainly before anyone types.
+ * Nothing about uses (`pending`, `completed`) is told to visitors.
+ */
+export interface TokenValidity {
+  valid: boolean;
+  state: TokenVerdict;
+  expiresAt: number | null;
+}
+
+const verdict = (state: TokenVerdict, expiresAt: number | null = null): TokenValidity => ({
+  valid: state === "valid",
+  state,
+  expiresAt: state === "valid" ? expiresAt : null,
+});
+
 /** Public sign-up and token validation against the resolved managed server. */
 export class RegistrationService {
   private readonly tokenLocks = new KeyedMutex();
@@ -43,6 +59,8 @@ export class RegistrationService {
     private readonly log: Logger,
     /** Told after every sign-up attempt that reached the homeserver: a token's use counts may have changed. */
     private readonly tokenUsed: (serverId: string) => void = () => {},
+    /** How to look at a server's tokens without using them (one inspector per kind of server). */
+    private readonly inspectorFor: TokenInspectorFor,
   ) {}
 
   /**
@@ -64,17 +82,21 @@ export class RegistrationService {
     return { userId };
   }
 
-  /** `POST /api/register/validate-token`: the portal's verdict, consuming nothing (no UIA stage is run). */
-  async validateToken(input: { token: string; serverId?: string | undefined }, ip: string): Promise<{ valid: boolean }> {
+  /**
+   * `POST /api/register/validate-token`: the portal's verdict, consuming nothing (no UIA stage is run, see
+   * TokenInspector). Falls back to the server's public yes/no (`invalid` without a reason) when its token store
+   * cannot be asked.
+   */
+  async validateToken(input: { token: string; serverId?: string | undefined }, ip: string): Promise<TokenValidity> {
     const wait = this.limiters.tokenValidation.consume(ip);
     if (wait > 0)
       throw tooManyRequests(wait, "Too many token checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const server = await this.openServer(input.serverId);
     const token = input.token.trim();
-    if (!TOKEN_SYNTAX.test(token)) return { valid: false };
-    const refusal = await this.refusal(server, token);
-    if (refusal !== undefined) return { valid: refusal === null };
-    return { valid: await this.publicValidity(server, token) };
+    if (!TOKEN_SYNTAX.test(token)) return verdict("unknown");
+    const inspection = await this.inspect(server, token);
+    if (inspection) return verdict(inspection.state, inspection.expiresAt);
+    return verdict((await this.inspectorFor(server).publicValidity(server, token)) ? "valid" : "invalid");
   }
 
   /**
@@ -114,38 +136,23 @@ export class RegistrationService {
   }
 
   /**
-   * Why the portal refuses this token, `null` when it accepts it, undefined when it cannot tell (no usable
-   * admin API: the homeserver decides). Checks the local disabled flag, then Synapse's admin lookup, which has
-   * no rate limit and sees `uses_allowed: 0`.
+   * The portal's view of a token: its own disabled flag first (for every kind of server), then the server's token
+   * store through the inspector; undefined when the store cannot be asked.
    */
-  private async refusal(server: ServerRow, token: string): Promise<string | null | undefined> {
+  private async inspect(server: ServerRow, token: string): Promise<TokenInspection | undefined> {
     const metadata = await this.tokens.find(server.id, token);
-    if (metadata?.disabled === 1) return REFUSALS.disabled;
-    let found: Awaited<ReturnType<RegistrationTokensApi["get"]>>;
-    try {
-      found = await new RegistrationTokensApi(this.connector.client(server)).get(token);
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      this.log.warn({ serverId: server.id, code: error.code }, "admin token lookup unavailable; the homeserver will decide");
-      return undefined;
-    }
-    if (!found) return REFUSALS.unknown;
-    const state = tokenState(found, false, this.now());
-    return state === "valid" ? null : REFUSALS[state];
+    if (metadata?.disabled === 1) return { state: "disabled", expiresAt: null };
+    return this.inspectorFor(server).inspect(server, token);
   }
 
-  /** Synapse's public `validity` endpoint (rate limited per portal IP on the homeserver, hence only a fallback). */
-  private async publicValidity(server: ServerRow, token: string): Promise<boolean> {
-    try {
-      const response = await this.connector
-        .publicClient(server)
-        .call("GET", "/_matrix/client/v1/register/m.login.registration_token/validity", { query: { token } });
-      if (response.status === 200 && typeof response.body.valid === "boolean") return response.body.valid;
-      this.log.warn({ serverId: server.id, status: response.status }, "token validity endpoint refused");
-    } catch (error) {
-      if (!(error instanceof HomeserverUnreachable)) throw error;
-    }
-    throw homeserverUnavailable();
+  /**
+   * Why the portal refuses this token, `null` when it accepts it, undefined when it cannot tell (no usable
+   * admin API: the homeserver decides).
+   */
+  private async refusal(server: ServerRow, token: string): Promise<string | null | undefined> {
+    const inspection = await this.inspect(server, token);
+    if (!inspection) return undefined;
+    return inspection.state === "valid" ? null : REFUSALS[inspection.state];
   }
 
   /**
