@@ -4,7 +4,7 @@ import type { PortalContext } from "../context.ts";
 import { actorOf } from "../http/actor.ts";
 import type { PortalEnv } from "../http/env.ts";
 import { ServerIdQuery } from "../servers/servers.schema.ts";
-import { CreateTokenBody, UpdateTokenBody } from "./tokens.schema.ts";
+import { BatchTokensBody, CreateTokenBody, UpdateTokenBody } from "./tokens.schema.ts";
 import type { TokenRecord } from "./tokens.service.ts";
 
 /** `/api/admin/tokens?serverId=`: the registration tokens of one managed server. */
@@ -25,6 +25,10 @@ export function tokenRoutes(ctx: PortalContext): Hono<PortalEnv> {
     })
     .post("/", server, validate("json", CreateTokenBody), async (c) =>
       c.json({ token: await tokens.create(c.req.valid("query").serverId, c.req.valid("json"), actorOf(c)) }, 201),
+    )
+    // A batch of one-use tokens (at most MAX_BATCH); the path cannot be a token's: POST /:token does not exist.
+    .post("/batch", server, validate("json", BatchTokensBody), async (c) =>
+      c.json(await tokens.createBatch(c.req.valid("query").serverId, c.req.valid("json"), actorOf(c)), 201),
     )
     .get("/:token", server, async (c) => c.json({ token: await tokens.get(c.req.valid("query").serverId, c.req.param("token")) }))
     .put("/:token", server, validate("json", UpdateTokenBody), async (c) =>
