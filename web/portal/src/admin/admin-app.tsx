@@ -21,6 +21,8 @@ import { IntegrationsPage } from "./pages/integrations.tsx";
 import { ServerDetailPage } from "./pages/server-detail.tsx";
 import { ServerFormPage } from "./pages/server-form.tsx";
 import { ServersPage } from "./pages/servers.tsx";
+import { TokenInvitePage } from "./pages/token-invite.tsx";
+import { TokenSheetPage } from "./pages/token-sheet.tsx";
 import { TokensPage } from "./pages/tokens.tsx";
 import { selectedServer } from "./selected-server.ts";
 import { loadServers, servers } from "./servers-store.ts";
@@ -59,6 +61,11 @@ function page(segments: string[], query: URLSearchParams): { key: string; node: 
       if (id) return { key: `server-${id}`, node: <ServerDetailPage serverId={id} /> };
       return { key: "servers", node: <ServersPage /> };
     case "tokens":
+      if (id === "sheet" && sub === undefined) {
+        const label = query.get("label") ?? "";
+        return { key: `token-sheet-${label}`, node: <TokenSheetPage label={label} /> };
+      }
+      if (id && sub === "invite") return { key: `token-invite-${id}`, node: <TokenInvitePage token={id} /> };
       return { key: "tokens", node: <TokensPage /> };
     case "branding":
       if (id) return { key: `branding-${id}`, node: <BrandingEditorPage profileId={id} /> };

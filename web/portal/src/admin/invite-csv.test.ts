@@ -15,7 +15,16 @@ describe("the CSV of a batch of invitations", () => {
         used: 0,
         expiresAt: Date.UTC(2030, 0, 2, 3, 4, 5),
       },
-      { token: "b", link: "l", label: "=HYPERLINK(1)", note: "-2", status: "Used up", usesAllowed: null, used: 3, expiresAt: null },
+      {
+        token: "b",
+        link: "l",
+        label: "=HYPERLINK(1)",
+        note: "-2",
+        status: "Used up",
+        usesAllowed: null,
+        used: 3,
+        expiresAt: null,
+      },
     ]);
     assert.ok(csv.startsWith("\uFEFF"));
     assert.deepEqual(csv.slice(1).split("\r\n"), [

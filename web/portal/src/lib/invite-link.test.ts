@@ -28,10 +28,7 @@ describe("invite links", () => {
   });
 
   it("moves a ?token= into the fragment, keeping the rest of the address", () => {
-    assert.equal(
-      withTokenInFragment("https://p.example/?server=demo&token=abc"),
-      "https://p.example/?server=demo#token=abc",
-    );
+    assert.equal(withTokenInFragment("https://p.example/?server=demo&token=abc"), "https://p.example/?server=demo#token=abc");
     assert.equal(withTokenInFragment("https://p.example/?token=old#token=new"), "https://p.example/#token=new");
     assert.equal(withTokenInFragment("https://p.example/?server=demo#token=abc"), undefined);
   });

@@ -1,9 +1,10 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { BRANDING_DEFAULTS } from "../../../../portal/src/contract.ts";
 import { useAsync } from "../../../common/use-async.ts";
 import { ApiError } from "../api/client.ts";
 import { getBranding, getSession, resolveServer, type ServerSelector } from "../api/public.ts";
 import type { PublicBranding, PublicServer } from "../api/public-types.ts";
+import { tokenOf } from "../lib/invite-link.ts";
 import { P } from "../strings/public.ts";
 import { assetSrc, SignupLayout } from "./layout.tsx";
 import { SignupForm } from "./signup-form.tsx";
@@ -84,12 +85,35 @@ function useDocumentBranding(branding: PublicBranding | undefined): void {
   }, [branding]);
 }
 
+/**
+ * Another invite link opened in the same tab changes only the fragment, which browsers do without loading the page:
+ * the page then starts over with the new invitation.
+ */
+function useInviteChanges(current: string, changed: (token: string) => void): void {
+  const latest = useRef({ current, changed });
+  latest.current = { current, changed };
+  useEffect(() => {
+    const onHash = () => {
+      const token = tokenOf(location);
+      if (token !== latest.current.current) latest.current.changed(token);
+    };
+    addEventListener("hashchange", onHash);
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
+}
+
 export function SignupApp() {
   const state = useAsync(load, []);
   const [userId, setUserId] = useState<string | null>(null);
   const [formKey, setFormKey] = useState(0);
   useDocumentBranding(state.data?.branding);
-  const initialToken = new URLSearchParams(location.search).get("token")?.trim() ?? "";
+  // The invitation the page was opened with (`#token=`, or `?token=` of older links).
+  const [initialToken, setInitialToken] = useState(() => tokenOf(location));
+  useInviteChanges(initialToken, (token) => {
+    setInitialToken(token);
+    setUserId(null);
+    setFormKey((key) => key + 1);
+  });
 
   if (state.loading && !state.data) {
     return (

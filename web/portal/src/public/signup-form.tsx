@@ -6,7 +6,8 @@ import { passwordStrength } from "../lib/password-strength.ts";
 import { checkUsername } from "../lib/username-rules.ts";
 import { P } from "../strings/public.ts";
 import { type FieldStatus, SignupField } from "./field.tsx";
-import { useAvailability, useTokenValidity } from "./live-checks.ts";
+import { deadInvite, InviteNotice } from "./invite-notice.tsx";
+import { type TokenValidity, useAvailability, useTokenValidity } from "./live-checks.ts";
 
 type FieldName = "username" | "password" | "confirm" | "token";
 
@@ -30,15 +31,20 @@ function failureOf(error: unknown): Failure {
   return { code, text, detail: message && message !== text ? message : null, field: known?.field ?? null };
 }
 
-function tokenStatus(validity: ReturnType<typeof useTokenValidity>, prefilled: boolean): FieldStatus {
-  switch (validity) {
+function tokenStatus(validity: TokenValidity, prefilled: boolean): FieldStatus {
+  switch (validity.state) {
     case "checking":
       return { kind: "pending", text: P.token.checking };
     case "valid":
       return { kind: "ok", text: P.token.valid };
+    case "exhausted":
+    case "disabled":
+    case "expired":
     case "invalid":
-      return { kind: "error", text: P.token.invalid };
+      return { kind: "error", text: P.token[validity.state] };
     case "unknown":
+      return { kind: "error", text: P.token.notFound };
+    case "unchecked":
       return { kind: "info", text: P.token.unknown };
     default:
       return prefilled ? { kind: "info", text: P.token.prefilled } : null;
@@ -49,6 +55,9 @@ function tokenStatus(validity: ReturnType<typeof useTokenValidity>, prefilled: b
  * The sign-up form: live username rules and availability, password strength and confirmation, the token checked
  * without being used, then POST /api/register. Every refusal is explained (by `errorCode`) at the top and on its
  * field, which takes the focus. In the branding preview (`preview`) nothing is sent.
+ *
+ * Opened from an invite link (`initialToken`), it first says what the invitation is worth (InviteNotice); an
+ * invitation that can no longer be used shows only that, with a way to type another code instead.
  */
 export function SignupForm({
   server,
@@ -68,6 +77,8 @@ export function SignupForm({
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [token, setToken] = useState(initialToken);
+  /** The visitor chose to type another code after a dead invitation. */
+  const [otherCode, setOtherCode] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -124,7 +135,8 @@ export function SignupForm({
   } else if (confirm !== "" && confirm === password) confirmStatus = { kind: "ok", text: P.password.match };
   else if (touched.confirm && confirm === "") confirmStatus = { kind: "error", text: P.password.mismatch };
 
-  let tokenFieldStatus = tokenStatus(validity, initialToken !== "" && token === initialToken);
+  const fromInvite = initialToken !== "" && token === initialToken && !otherCode;
+  let tokenFieldStatus = tokenStatus(validity, fromInvite);
   if (failureOn("token")) tokenFieldStatus = { kind: "error", text: failure?.detail ?? failure?.text ?? "" };
   else if (touched.token && token.trim() === "") tokenFieldStatus = { kind: "error", text: P.errors.M_MISSING_PARAM?.text ?? "" };
 
@@ -186,8 +198,29 @@ export function SignupForm({
   ];
   const legalLinks = legal.filter((item): item is { href: string; text: string } => item !== null);
 
+  const notice = fromInvite && !preview ? <InviteNotice validity={validity} serverName={server.serverName} /> : null;
+  if (notice && deadInvite(validity)) {
+    return (
+      <div class="su-form" data-testid="invite-dead">
+        {notice}
+        <button
+          type="button"
+          class="su-link-button"
+          onClick={() => {
+            setOtherCode(true);
+            setToken("");
+            requestAnimationFrame(() => refs.token.current?.focus());
+          }}
+        >
+          {P.invite.another}
+        </button>
+      </div>
+    );
+  }
+
   return (
     <form class="su-form" onSubmit={submit} noValidate aria-label={P.form.label} data-testid="signup-form">
+      {notice}
       {failure ? (
         <div class="su-alert" role="alert" tabIndex={-1} ref={alertRef} data-testid="signup-error" data-code={failure.code}>
           <strong>{failure.text}</strong>

@@ -61,8 +61,33 @@ export const P = {
     checking: "Checking the token…",
     valid: "This token is valid.",
     invalid: "This token is not valid: it may be mistyped, expired, used up or disabled.",
+    exhausted: "This token has been used up.",
+    disabled: "This token has been disabled.",
+    expired: "This token has expired.",
+    notFound: "This token does not exist on this server. Check it for typing mistakes.",
     unknown: "The token could not be checked now; it will be checked when you sign up.",
     prefilled: "Filled in from your invitation link.",
+  },
+
+  /** The notice above the form when the page was opened from an invite link: the token's state, before any typing. */
+  invite: {
+    checking: "Checking your invitation…",
+    valid: "Your invitation is valid",
+    validText: (server: string) => `Choose a username and a password below to create your account on ${server}.`,
+    validUntil: (when: string) => `It can be used until ${when}.`,
+    exhausted: "This invitation has been used up",
+    exhaustedText: "Every use of it has been taken. Ask the person who invited you for a new invitation.",
+    disabled: "This invitation has been withdrawn",
+    disabledText: "The server's administrators have switched it off. Ask the person who invited you for a new one.",
+    expired: "This invitation has expired",
+    expiredText: "Ask the person who invited you for a new invitation.",
+    unknown: "This invitation is not known here",
+    unknownText: "Check that you opened the whole link, or ask the person who invited you for a new one.",
+    invalid: "This invitation cannot be used",
+    invalidText: "It may be used up, expired or withdrawn. Ask the person who invited you for a new one.",
+    unchecked: "Your invitation could not be checked right now",
+    uncheckedText: "You can still sign up: it is checked when you create your account.",
+    another: "I have another invitation code",
   },
 
   /** One message per `errorCode` of POST /api/register; `field` says which input it is about. */
