@@ -1,5 +1,8 @@
 import { inflateSync } from "node:zlib";
-import jsQR from "jsqr";
+import jsQRModule from "jsqr";
+
+// jsqr is CommonJS: its `module.exports` is the reader, which also carries itself as `default` (what its types name).
+const jsQR = jsQRModule.default;
 
 /**
  * Reads QR codes back in tests, so a test checks what a phone's camera would get, not what the encoder was asked:

@@ -112,9 +112,10 @@ describe("invites: preview safety, validity before typing, batches", () => {
         }
       }
       // A bot that runs the page's script checks the token the way the page does: that uses nothing either.
-      const check = await portal
-        .client({ ip: nextIp() })
-        .request("POST", "/api/register/validate-token", { body: { token: "preview-me", serverId }, headers: { "user-agent": agent } });
+      const check = await portal.client({ ip: nextIp() }).request("POST", "/api/register/validate-token", {
+        body: { token: "preview-me", serverId },
+        headers: { "user-agent": agent },
+      });
       assert.equal(check.body.state, "valid", agent);
     }
     assert.deepEqual(onHs("preview-me"), before, "the simulator counts no use, pending or completed");

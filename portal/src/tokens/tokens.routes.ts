@@ -7,7 +7,10 @@ import { ServerIdQuery } from "../servers/servers.schema.ts";
 import { BatchTokensBody, CreateTokenBody, UpdateTokenBody } from "./tokens.schema.ts";
 import type { TokenRecord } from "./tokens.service.ts";
 
-/** `/api/admin/tokens?serverId=`: the registration tokens of one managed server. */
+/**
+ * `/api/admin/tokens?serverId=`: the registration tokens of one managed server. `POST /batch` makes one-use tokens
+ * (at most MAX_BATCH); no token's path is shadowed by it, as there is no `POST /:token`.
+ */
 export function tokenRoutes(ctx: PortalContext): Hono<PortalEnv> {
   const tokens = ctx.services.tokens;
   const server = validate("query", ServerIdQuery);
@@ -26,7 +29,6 @@ export function tokenRoutes(ctx: PortalContext): Hono<PortalEnv> {
     .post("/", server, validate("json", CreateTokenBody), async (c) =>
       c.json({ token: await tokens.create(c.req.valid("query").serverId, c.req.valid("json"), actorOf(c)) }, 201),
     )
-    // A batch of one-use tokens (at most MAX_BATCH); the path cannot be a token's: POST /:token does not exist.
     .post("/batch", server, validate("json", BatchTokensBody), async (c) =>
       c.json(await tokens.createBatch(c.req.valid("query").serverId, c.req.valid("json"), actorOf(c)), 201),
     )
