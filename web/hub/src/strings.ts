@@ -545,7 +545,7 @@ export const S = {
     unsupportedItem: (name: string, model: string, reason: string) => `${name} (${model}): ${reason}`,
     /** The appliance cloud's quota; `raisedTo` when the poll interval had to be raised to fit it. */
     quota: (quota: number, raisedTo: number | null) =>
-      `The account may make ${quota.toLocaleString()} cloud requests a day, shared with its app and anything else using it${
+      `The account may make ${quota.toLocaleString("en")} cloud requests a day, shared with its app and anything else using it${
         raisedTo === null ? "." : `; polling was slowed to every ${raisedTo} s to stay within it.`
       }`,
     settingsTitle: (plugin: string, bridge: string) => `${plugin} on ${bridge}`,
@@ -652,6 +652,9 @@ export const S = {
   } satisfies Record<LogLevel, string>,
   settings: {
     title: "Settings",
+    language: "Language",
+    languageHint:
+      "Automatic follows Home Assistant's language in its sidebar, else your browser's. The page reloads in the chosen language.",
     auth: "Access",
     authText:
       "With a username and password, the hub asks for them on direct access (HTTP Basic authentication): scripts, Prometheus, a browser that opens the hub's address, the add-on's LAN port. Home Assistant's sidebar panel never asks: Home Assistant has checked your login already.",

@@ -1,3 +1,5 @@
+import { currentLanguage } from "../../../common/i18n.ts";
+
 /** Formats a manual pairing code for reading aloud: 11 digits as 4-3-4, 21 digits as 4-3-4-4-3-3. */
 export function formatManualCode(code: string): string {
   const digits = code.replace(/\D/g, "");
@@ -39,12 +41,12 @@ export function formatDuration(seconds: number): string {
 
 export function formatTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(currentLanguage());
 }
 
 export function formatClock(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString();
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(currentLanguage());
 }
 
 /** Human label for a snake_case key: `color_temperature_light` → "Color temperature light". */
