@@ -24,6 +24,13 @@ describe("plurals", () => {
   it("picks Polish's one, few and many forms", () => {
     const p = plurals("pl");
     const forms = (n: number) => p(n, { one: "urządzenie", few: "urządzenia", many: "urządzeń", other: "urządzenia" });
-    assert.deepEqual([1, 2, 5, 22, 25, 112].map(forms), ["urządzenie", "urządzenia", "urządzeń", "urządzenia", "urządzeń", "urządzeń"]);
+    assert.deepEqual([1, 2, 5, 22, 25, 112].map(forms), [
+      "urządzenie",
+      "urządzenia",
+      "urządzeń",
+      "urządzenia",
+      "urządzeń",
+      "urządzeń",
+    ]);
   });
 });

@@ -2,8 +2,9 @@
  * Composed devices in the device list: what an endpoint carries from its companion entities ("+ battery 84 %,
  * 120 W, 3.4 kWh"), and the rows of those companions placed right under the endpoint they are part of.
  */
-import type { BridgeDeviceInfo, CarriedPart, CompanionRole } from "../api/types.ts";
+
 import { currentLanguage } from "../../../common/i18n.ts";
+import type { BridgeDeviceInfo, CarriedPart, CompanionRole } from "../api/types.ts";
 import { S } from "../strings.ts";
 
 /** The order the parts are listed in: battery first, then the measurements. */

@@ -201,8 +201,7 @@ export default {
     keepOriginalHint:
       "Aus: Diese Bridge wird gestoppt (nicht gelöscht), sobald die neuen existieren, damit keine Entität doppelt bereitgestellt wird. Lösche sie, nachdem du die neuen Bridges gekoppelt hast.",
     confirmSplit: (n: number) => p(n, { one: "1 Bridge erstellen", other: `${n} Bridges erstellen` }),
-    splitDone: (n: number) =>
-      `${p(n, { one: "1 Bridge", other: `${n} Bridges` })} erstellt; kopple jede mit deinen Controllern`,
+    splitDone: (n: number) => `${p(n, { one: "1 Bridge", other: `${n} Bridges` })} erstellt; kopple jede mit deinen Controllern`,
     within: "Nur innerhalb",
     withinHint: "Durch eine Aufteilung gesetzt: eine Entität muss auch zu einem davon passen (je einem pro Art).",
   },
@@ -302,8 +301,7 @@ export default {
     detachedPill: "Eigenständig",
     exposeOnOwn: "Eigenständig bereitstellen",
     exposeOnOwnComposed: (name: string) => `Jetzt erscheint ihr Wert bei ${name}.`,
-    exposeOnOwnDetached:
-      "Jetzt ein eigenes Gerät; abgewählt erscheint ihr Wert beim Hauptzubehör ihres Geräts.",
+    exposeOnOwnDetached: "Jetzt ein eigenes Gerät; abgewählt erscheint ihr Wert beim Hauptzubehör ihres Geräts.",
   },
   inspector: {
     inspect: "Untersuchen",
@@ -502,8 +500,7 @@ export default {
     installedWithWarning: "Installiert, mit einer Warnung",
     details: "Details (Ausgabe von npm)",
     dismiss: "Schließen",
-    installed: (name: string, version: string) =>
-      `${name} ${version} installiert. Aktiviere es unten auf einer Bridge.`,
+    installed: (name: string, version: string) => `${name} ${version} installiert. Aktiviere es unten auf einer Bridge.`,
     installedRestart: (name: string, version: string) =>
       `${name} ${version} installiert. Starte das Add-on neu, um diese Version zu laden; bis dahin läuft die vorherige weiter.`,
     bridgesTitle: "Plugins pro Bridge",
@@ -568,11 +565,7 @@ export default {
     secretClear: (title: string) => `Gespeichertes „${title}“ vergessen`,
     defaultValue: (value: string) => `Standard: ${value}`,
     range: (min: number | undefined, max: number | undefined) =>
-      min !== undefined && max !== undefined
-        ? `${min} bis ${max}`
-        : min !== undefined
-          ? `Mindestens ${min}`
-          : `Höchstens ${max}`,
+      min !== undefined && max !== undefined ? `${min} bis ${max}` : min !== undefined ? `Mindestens ${min}` : `Höchstens ${max}`,
     notNumber: "Gib eine Zahl ein",
     notInteger: "Gib eine ganze Zahl ein",
     tooSmall: (min: number) => `Mindestens ${min}`,
@@ -636,8 +629,7 @@ export default {
     exportedAt: (time: string) => `Exportiert ${time}`,
     mappings: (n: number) => p(n, { one: "1 Zuordnung", other: `${n} Zuordnungen` }),
     action: { create: "neu", overwrite: "ersetzt", skip: "übersprungen" },
-    importInvalid:
-      "Dieser Import würde abgelehnt: behebe die oben genannten Probleme (z. B. einen bereits belegten Port).",
+    importInvalid: "Dieser Import würde abgelehnt: behebe die oben genannten Probleme (z. B. einen bereits belegten Port).",
     nothingSelected: "Wähle mindestens eine Bridge.",
   },
   logs: {

@@ -38,8 +38,7 @@ export default {
     no: "No",
     none: "Ninguno",
     requestFailed: "La solicitud falló",
-    notAvailable: (feature: string) =>
-      `${feature}: no disponible en esta versión del hub (el servidor aún no lo ofrece).`,
+    notAvailable: (feature: string) => `${feature}: no disponible en esta versión del hub (el servidor aún no lo ofrece).`,
   },
   status: {
     running: "En marcha",
@@ -89,8 +88,7 @@ export default {
     priority: (n: number) => `Prioridad ${n}`,
     port: (port: number) => `Puerto ${port}`,
     devices: (n: number) => p(n, { one: "1 dispositivo", other: `${n} dispositivos` }),
-    fabrics: (n: number) =>
-      n === 0 ? "Sin emparejar" : p(n, { one: "1 controlador", other: `${n} controladores` }),
+    fabrics: (n: number) => (n === 0 ? "Sin emparejar" : p(n, { one: "1 controlador", other: `${n} controladores` })),
     open: (name: string) => `Abrir ${name}`,
     prioritiesSaved: "Orden de arranque guardado",
     actionDone: (action: string, name: string) => `${action}: ${name}`,
@@ -162,8 +160,7 @@ export default {
     controllers: "Controladores",
     controllersHint:
       "Los controladores con los que emparejarás este puente. El hub avisa cuando el puente supera sus límites conocidos; sin elegir ninguno, no hay comprobaciones.",
-    limit: (n: number | null) =>
-      n === null ? "sin límite de dispositivos conocido" : `unos ${n} dispositivos por puente`,
+    limit: (n: number | null) => (n === null ? "sin límite de dispositivos conocido" : `unos ${n} dispositivos por puente`),
     leaveOut: "Omitir los tipos de dispositivo que estos controladores no muestran",
     leaveOutHint:
       "Esas entidades aparecen como omitidas, con el motivo. Los avisos que dependen del puente siguen siendo avisos.",
@@ -253,8 +250,7 @@ export default {
     portLabel: "Puerto",
     priorityLabel: "Prioridad",
     filterLabel: "Filtro",
-    filterSummary: (include: number, exclude: number) =>
-      `${include} regla(s) de inclusión, ${exclude} de exclusión`,
+    filterSummary: (include: number, exclude: number) => `${include} regla(s) de inclusión, ${exclude} de exclusión`,
     synced: "Estados actuales enviados a los controladores",
     syncedReport: (r: { devices: number; missedChanges: number; correctedAttributes: number; haStateReread: boolean }) =>
       r.correctedAttributes === 0 && r.missedChanges === 0
@@ -635,8 +631,7 @@ export default {
     exportedAt: (time: string) => `Exportado ${time}`,
     mappings: (n: number) => p(n, { one: "1 asignación", other: `${n} asignaciones` }),
     action: { create: "nuevo", overwrite: "reemplaza", skip: "omitido" },
-    importInvalid:
-      "Esta importación se rechazaría: corrige los problemas indicados arriba (p. ej. un puerto ya en uso).",
+    importInvalid: "Esta importación se rechazaría: corrige los problemas indicados arriba (p. ej. un puerto ya en uso).",
     nothingSelected: "Selecciona al menos un puente.",
   },
   logs: {
@@ -718,8 +713,7 @@ export default {
     storage: "Carpeta de datos",
     storageUsed: (used: string, free: string) => `${used} usados, ${free} libres`,
     network: "Red",
-    mdnsInterface: (name: string | null) =>
-      name ? `Matter se anuncia en ${name}` : "Matter se anuncia en todas las interfaces",
+    mdnsInterface: (name: string | null) => (name ? `Matter se anuncia en ${name}` : "Matter se anuncia en todas las interfaces"),
     mdnsMissing: (name: string) => `La interfaz ${name} no existe en este host: no se anuncia nada.`,
     advertised: "anunciado",
     detailed: "Puentes en detalle",

@@ -98,8 +98,7 @@ export default {
         ? `${action} : ${ok} réussi(s), ${failed} en échec`
         : `${action} : fait pour ${p(ok, { one: `${ok} pont`, other: `${ok} ponts` })}`,
     deleteTitle: (name: string) => `Supprimer « ${name} » ?`,
-    deleteText:
-      "Ses contrôleurs perdent tous les appareils de ce pont et son identité Matter est effacée. Action irréversible.",
+    deleteText: "Ses contrôleurs perdent tous les appareils de ce pont et son identité Matter est effacée. Action irréversible.",
     deleted: (name: string) => `${name} supprimé`,
     cloned: (name: string) => `${name} créé`,
     factoryResetTitle: (name: string) => `Réinitialiser « ${name} » ?`,
@@ -136,15 +135,13 @@ export default {
     ruleAssistantId: (n: number) => `Identifiant d'assistant de la règle ${n}`,
     otherAssistant: "Autre identifiant d'assistant…",
     assistantIdPlaceholder: "Un identifiant d'assistant, p. ex. conversation ou cloud.alexa",
-    invalidAssistant:
-      "Pas un identifiant d'assistant : ceux de Home Assistant ressemblent à conversation ou cloud.alexa.",
+    invalidAssistant: "Pas un identifiant d'assistant : ceux de Home Assistant ressemblent à conversation ou cloud.alexa.",
     exposedTo: (names: string) => `Exposé à ${names}`,
     exposedToNone: "Exposé à aucun assistant vocal",
     includeHidden: "Inclure les entités masquées dans Home Assistant",
     preview: "Aperçu",
     previewLoading: "Mise à jour de l'aperçu…",
-    previewCount: (n: number) =>
-      p(n, { one: `${n} entité correspond`, other: `${n} entités correspondent` }),
+    previewCount: (n: number) => p(n, { one: `${n} entité correspond`, other: `${n} entités correspondent` }),
     previewMore: (n: number) => `…et ${n} de plus`,
     previewEmpty: "Aucune entité ne correspond encore à ce filtre.",
     previewInvalid: "Corrigez les règles en surbrillance pour voir l'aperçu.",
@@ -253,8 +250,7 @@ export default {
     portLabel: "Port",
     priorityLabel: "Priorité",
     filterLabel: "Filtre",
-    filterSummary: (include: number, exclude: number) =>
-      `${include} règle(s) d'inclusion, ${exclude} d'exclusion`,
+    filterSummary: (include: number, exclude: number) => `${include} règle(s) d'inclusion, ${exclude} d'exclusion`,
     synced: "États actuels transmis aux contrôleurs",
     syncedReport: (r: { devices: number; missedChanges: number; correctedAttributes: number; haStateReread: boolean }) =>
       r.correctedAttributes === 0 && r.missedChanges === 0
@@ -451,8 +447,7 @@ export default {
     installedAt: (time: string) => `Installé ${time}`,
     packageStatus: { installed: "Installé", reinstalling: "Réinstallation…", unavailable: "Indisponible" },
     reinstallingText: "Le dossier du paquet manquait ; le hub le réinstalle depuis sa source.",
-    unavailableText: (reason: string) =>
-      `Réinstallation impossible : ${reason}. Installez-le à nouveau pour corriger.`,
+    unavailableText: (reason: string) => `Réinstallation impossible : ${reason}. Installez-le à nouveau pour corriger.`,
     apiMismatch: (version: number | null, current: number) =>
       version === null
         ? `Ne déclare aucune hubPluginApiVersion (ce hub parle la version ${current}) ; il est chargé quand même.`
@@ -504,8 +499,7 @@ export default {
     installedWithWarning: "Installé, avec un avertissement",
     details: "Détails (sortie de npm)",
     dismiss: "Fermer",
-    installed: (name: string, version: string) =>
-      `${name} ${version} installé. Activez-le sur un pont ci-dessous.`,
+    installed: (name: string, version: string) => `${name} ${version} installé. Activez-le sur un pont ci-dessous.`,
     installedRestart: (name: string, version: string) =>
       `${name} ${version} installé. Redémarrez l'add-on pour charger cette version ; la précédente tourne jusque-là.`,
     bridgesTitle: "Plugins par pont",
@@ -611,15 +605,13 @@ export default {
         : `${n} ponts de ce hub ne sont pas dans la sauvegarde : ils auront disparu après la restauration.`,
     restoreIdentity: "Restaurer les identités Matter (garde les appairages)",
     overwrite: "Remplacer les ponts qui existent déjà",
-    restartPending:
-      "La sauvegarde est restaurée. Redémarrez le hub pour l'utiliser ; d'ici là, le hub refuse les modifications.",
+    restartPending: "La sauvegarde est restaurée. Redémarrez le hub pour l'utiliser ; d'ici là, le hub refuse les modifications.",
     restoreNow: "Restaurer",
     restoreConfirmTitle: "Restaurer cette sauvegarde ?",
     restoreConfirmText:
       "Les ponts et correspondances du hub sont remplacés par ceux de la sauvegarde. Le hub doit ensuite redémarrer.",
     restored: "Sauvegarde restaurée",
-    restartPrompt:
-      "Redémarrer le hub maintenant pour démarrer les ponts restaurés ? D'ici là, les modifications sont refusées.",
+    restartPrompt: "Redémarrer le hub maintenant pour démarrer les ponts restaurés ? D'ici là, les modifications sont refusées.",
     restart: "Redémarrer le hub",
     restarting: "Redémarrage… la page se recharge quand le hub est de retour.",
     exportTitle: "Exporter des ponts",
@@ -635,8 +627,7 @@ export default {
     exportedAt: (time: string) => `Exporté ${time}`,
     mappings: (n: number) => p(n, { one: `${n} correspondance`, other: `${n} correspondances` }),
     action: { create: "nouveau", overwrite: "remplace", skip: "ignoré" },
-    importInvalid:
-      "Cet import serait refusé : corrigez les problèmes listés ci-dessus (p. ex. un port déjà utilisé).",
+    importInvalid: "Cet import serait refusé : corrigez les problèmes listés ci-dessus (p. ex. un port déjà utilisé).",
     nothingSelected: "Sélectionnez au moins un pont.",
   },
   logs: {

@@ -38,8 +38,7 @@ export default {
     no: "No",
     none: "Nessuno",
     requestFailed: "Richiesta non riuscita",
-    notAvailable: (feature: string) =>
-      `${feature}: non disponibile in questa versione dell'hub (il server non lo offre ancora).`,
+    notAvailable: (feature: string) => `${feature}: non disponibile in questa versione dell'hub (il server non lo offre ancora).`,
   },
   status: {
     running: "In esecuzione",
@@ -163,8 +162,7 @@ export default {
       "I controller con cui assocerai questo bridge. L'hub avvisa quando il bridge supera i loro limiti noti; senza scelta, nessun controllo.",
     limit: (n: number | null) => (n === null ? "nessun limite di dispositivi noto" : `circa ${n} dispositivi per bridge`),
     leaveOut: "Ometti i tipi di dispositivo che questi controller non mostrano",
-    leaveOutHint:
-      "Queste entità sono elencate come saltate, con il motivo. Gli avvisi che dipendono dal bridge restano avvisi.",
+    leaveOutHint: "Queste entità sono elencate come saltate, con il motivo. Gli avvisi che dipendono dal bridge restano avvisi.",
     flagged: (n: number) => `Tipi di dispositivo che i controller scelti non mostrano o che li mandano in errore (${n})`,
     flaggedNone: "Nessuno noto per i controller scelti.",
     breaks: "guasta il bridge",
@@ -251,8 +249,7 @@ export default {
     portLabel: "Porta",
     priorityLabel: "Priorità",
     filterLabel: "Filtro",
-    filterSummary: (include: number, exclude: number) =>
-      `${include} regole di inclusione, ${exclude} di esclusione`,
+    filterSummary: (include: number, exclude: number) => `${include} regole di inclusione, ${exclude} di esclusione`,
     synced: "Stati attuali inviati ai controller",
     syncedReport: (r: { devices: number; missedChanges: number; correctedAttributes: number; haStateReread: boolean }) =>
       r.correctedAttributes === 0 && r.missedChanges === 0
@@ -449,8 +446,7 @@ export default {
     installedAt: (time: string) => `Installato ${time}`,
     packageStatus: { installed: "Installato", reinstalling: "Reinstallazione…", unavailable: "Non disponibile" },
     reinstallingText: "Mancava la cartella del pacchetto; l'hub lo reinstalla dalla sua origine.",
-    unavailableText: (reason: string) =>
-      `Impossibile reinstallarlo: ${reason}. Installalo di nuovo per risolvere.`,
+    unavailableText: (reason: string) => `Impossibile reinstallarlo: ${reason}. Installalo di nuovo per risolvere.`,
     apiMismatch: (version: number | null, current: number) =>
       version === null
         ? `Non dichiara hubPluginApiVersion (questo hub parla la versione ${current}); viene caricato comunque.`
@@ -630,8 +626,7 @@ export default {
     exportedAt: (time: string) => `Esportato ${time}`,
     mappings: (n: number) => p(n, { one: "1 mappatura", other: `${n} mappature` }),
     action: { create: "nuovo", overwrite: "sostituisce", skip: "saltato" },
-    importInvalid:
-      "Questa importazione verrebbe rifiutata: correggi i problemi elencati sopra (ad es. una porta già in uso).",
+    importInvalid: "Questa importazione verrebbe rifiutata: correggi i problemi elencati sopra (ad es. una porta già in uso).",
     nothingSelected: "Seleziona almeno un bridge.",
   },
   logs: {
@@ -683,8 +678,7 @@ export default {
     clearAuth: "Disattiva la protezione",
     clearAuthTitle: "Disattivare la protezione con password?",
     clearAuthText: "Chiunque raggiunga la porta dell'hub potrà usarlo.",
-    authSaved:
-      "Credenziali salvate. Da ora l'accesso diretto le chiede; il pannello nella barra laterale di Home Assistant no.",
+    authSaved: "Credenziali salvate. Da ora l'accesso diretto le chiede; il pannello nella barra laterale di Home Assistant no.",
     authCleared: "La protezione con password è disattivata",
     recovery: "Recupero automatico",
     recoveryText: "Riavvia i bridge in errore, a questo intervallo.",

@@ -27,7 +27,10 @@ describe("hub UI translations", () => {
     it(`${language}: every key, with the same parameters as English`, async () => {
       const messages = (await HUB_LOCALES[language]()).default;
       assert.deepEqual(compareMessages(english, messages), []);
-      assert.deepEqual(compareMessages(UI, messages.common).filter((problem) => !problem.includes("not in English")), []);
+      assert.deepEqual(
+        compareMessages(UI, messages.common).filter((problem) => !problem.includes("not in English")),
+        [],
+      );
     });
 
     it(`${language}: is a translation, and its functions return text for sample values`, async () => {
@@ -51,6 +54,10 @@ describe("hub UI translations", () => {
 
   it("reports what a translation lacks", () => {
     const problems = compareMessages({ a: "A", b: { c: (x: number) => `${x}` } }, { b: { c: () => "", d: "" } });
-    assert.deepEqual(problems, ["a: missing or not a string", "b.c: takes 0 parameter(s), English takes 1", "b.d: not in English"]);
+    assert.deepEqual(problems, [
+      "a: missing or not a string",
+      "b.c: takes 0 parameter(s), English takes 1",
+      "b.d: not in English",
+    ]);
   });
 });

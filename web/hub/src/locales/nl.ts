@@ -38,8 +38,7 @@ export default {
     no: "Nee",
     none: "Geen",
     requestFailed: "Verzoek mislukt",
-    notAvailable: (feature: string) =>
-      `${feature} is niet beschikbaar in deze hubversie (de server biedt het nog niet aan).`,
+    notAvailable: (feature: string) => `${feature} is niet beschikbaar in deze hubversie (de server biedt het nog niet aan).`,
   },
   status: {
     running: "Actief",
@@ -201,8 +200,7 @@ export default {
     keepOriginalHint:
       "Uit: deze bridge wordt gestopt (niet verwijderd) zodra de nieuwe bestaan, zodat geen entiteit dubbel beschikbaar is. Verwijder hem nadat je de nieuwe bridges hebt gekoppeld.",
     confirmSplit: (n: number) => p(n, { one: "1 bridge maken", other: `${n} bridges maken` }),
-    splitDone: (n: number) =>
-      `${p(n, { one: "1 bridge", other: `${n} bridges` })} gemaakt; koppel elk met je controllers`,
+    splitDone: (n: number) => `${p(n, { one: "1 bridge", other: `${n} bridges` })} gemaakt; koppel elk met je controllers`,
     within: "Alleen binnen",
     withinHint: "Ingesteld door opsplitsen: een entiteit moet ook bij een van deze passen (één per soort).",
   },
@@ -302,8 +300,7 @@ export default {
     detachedPill: "Zelfstandig",
     exposeOnOwn: "Zelfstandig beschikbaar stellen",
     exposeOnOwnComposed: (name: string) => `Nu verschijnt de waarde bij ${name}.`,
-    exposeOnOwnDetached:
-      "Nu een eigen apparaat; uitgevinkt verschijnt de waarde bij het hoofdaccessoire van het apparaat.",
+    exposeOnOwnDetached: "Nu een eigen apparaat; uitgevinkt verschijnt de waarde bij het hoofdaccessoire van het apparaat.",
   },
   inspector: {
     inspect: "Inspecteren",
@@ -337,8 +334,7 @@ export default {
     changed: (time: string) => `gewijzigd ${time}`,
     changedLegend: "Waarden die de laatste 30 seconden zijn gewijzigd, zijn gemarkeerd.",
     unavailable: "Nu niets te tonen",
-    notRunning:
-      "De bridge moet draaien: het Matter-knooppunt, en dus wat controllers lezen, bestaat alleen zolang hij draait.",
+    notRunning: "De bridge moet draaien: het Matter-knooppunt, en dus wat controllers lezen, bestaat alleen zolang hij draait.",
   },
   carried: {
     prefix: "+",
@@ -502,8 +498,7 @@ export default {
     installedWithWarning: "Geïnstalleerd, met een waarschuwing",
     details: "Details (uitvoer van npm)",
     dismiss: "Sluiten",
-    installed: (name: string, version: string) =>
-      `${name} ${version} geïnstalleerd. Schakel het hieronder in op een bridge.`,
+    installed: (name: string, version: string) => `${name} ${version} geïnstalleerd. Schakel het hieronder in op een bridge.`,
     installedRestart: (name: string, version: string) =>
       `${name} ${version} geïnstalleerd. Herstart de add-on om deze versie te laden; tot dan blijft de vorige draaien.`,
     bridgesTitle: "Plug-ins per bridge",
@@ -684,8 +679,7 @@ export default {
     clearAuth: "Beveiliging uitzetten",
     clearAuthTitle: "Wachtwoordbeveiliging uitzetten?",
     clearAuthText: "Iedereen die de poort van de hub kan bereiken, kan hem dan gebruiken.",
-    authSaved:
-      "Inloggegevens opgeslagen. Directe toegang vraagt er voortaan om; het zijbalkpaneel van Home Assistant niet.",
+    authSaved: "Inloggegevens opgeslagen. Directe toegang vraagt er voortaan om; het zijbalkpaneel van Home Assistant niet.",
     authCleared: "Wachtwoordbeveiliging staat uit",
     recovery: "Automatisch herstel",
     recoveryText: "Mislukte bridges met deze tussenpoos herstarten.",
@@ -714,8 +708,7 @@ export default {
     storage: "Gegevensmap",
     storageUsed: (used: string, free: string) => `${used} gebruikt, ${free} vrij`,
     network: "Netwerk",
-    mdnsInterface: (name: string | null) =>
-      name ? `Matter kondigt aan op ${name}` : "Matter kondigt aan op elke interface",
+    mdnsInterface: (name: string | null) => (name ? `Matter kondigt aan op ${name}` : "Matter kondigt aan op elke interface"),
     mdnsMissing: (name: string) => `Interface ${name} bestaat niet op deze host: er wordt niets aangekondigd.`,
     advertised: "aangekondigd",
     detailed: "Bridges in detail",

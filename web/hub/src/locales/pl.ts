@@ -5,8 +5,7 @@ import type { HubMessages } from "../i18n.ts";
 
 const p = plurals("pl");
 /** "n noun" in the form Intl.PluralRules picks: one (1), few (2–4, 22–24…), many (0, 5–21…); fractions take few. */
-const n3 = (n: number, one: string, few: string, many: string) =>
-  `${n} ${p(n, { one, few, many, other: few })}`;
+const n3 = (n: number, one: string, few: string, many: string) => `${n} ${p(n, { one, few, many, other: few })}`;
 
 export default {
   app: {
@@ -41,8 +40,7 @@ export default {
     no: "Nie",
     none: "Brak",
     requestFailed: "Żądanie nie powiodło się",
-    notAvailable: (feature: string) =>
-      `${feature}: niedostępne w tej wersji huba (serwer jeszcze tego nie oferuje).`,
+    notAvailable: (feature: string) => `${feature}: niedostępne w tej wersji huba (serwer jeszcze tego nie oferuje).`,
   },
   status: {
     running: "Działa",
@@ -139,8 +137,7 @@ export default {
     ruleAssistantId: (n: number) => `Identyfikator asystenta reguły ${n}`,
     otherAssistant: "Inny identyfikator asystenta…",
     assistantIdPlaceholder: "Identyfikator asystenta, np. conversation lub cloud.alexa",
-    invalidAssistant:
-      "To nie jest identyfikator asystenta: te z Home Assistant wyglądają jak conversation lub cloud.alexa.",
+    invalidAssistant: "To nie jest identyfikator asystenta: te z Home Assistant wyglądają jak conversation lub cloud.alexa.",
     exposedTo: (names: string) => `Udostępnione dla: ${names}`,
     exposedToNone: "Nieudostępnione żadnemu asystentowi głosowemu",
     includeHidden: "Uwzględnij encje ukryte w Home Assistant",
@@ -168,8 +165,7 @@ export default {
     limit: (n: number | null) =>
       n === null ? "brak znanego limitu urządzeń" : `około ${n3(n, "urządzenie", "urządzenia", "urządzeń")} na mostek`,
     leaveOut: "Pomiń typy urządzeń, których te kontrolery nie pokazują",
-    leaveOutHint:
-      "Takie encje są wymienione jako pominięte, z powodem. Ostrzeżenia zależne od mostka pozostają ostrzeżeniami.",
+    leaveOutHint: "Takie encje są wymienione jako pominięte, z powodem. Ostrzeżenia zależne od mostka pozostają ostrzeżeniami.",
     flagged: (n: number) => `Typy urządzeń, których wybrane kontrolery nie pokazują lub na których się psują (${n})`,
     flaggedNone: "Brak znanych dla wybranych kontrolerów.",
     breaks: "psuje mostek",
@@ -255,8 +251,7 @@ export default {
     portLabel: "Port",
     priorityLabel: "Priorytet",
     filterLabel: "Filtr",
-    filterSummary: (include: number, exclude: number) =>
-      `reguły uwzględniania: ${include}, wykluczania: ${exclude}`,
+    filterSummary: (include: number, exclude: number) => `reguły uwzględniania: ${include}, wykluczania: ${exclude}`,
     synced: "Wysłano bieżące stany do kontrolerów",
     syncedReport: (r: { devices: number; missedChanges: number; correctedAttributes: number; haStateReread: boolean }) =>
       r.correctedAttributes === 0 && r.missedChanges === 0
@@ -571,7 +566,11 @@ export default {
     secretClear: (title: string) => `Zapomnij zapisane „${title}”`,
     defaultValue: (value: string) => `Domyślnie: ${value}`,
     range: (min: number | undefined, max: number | undefined) =>
-      min !== undefined && max !== undefined ? `Od ${min} do ${max}` : min !== undefined ? `Co najmniej ${min}` : `Najwyżej ${max}`,
+      min !== undefined && max !== undefined
+        ? `Od ${min} do ${max}`
+        : min !== undefined
+          ? `Co najmniej ${min}`
+          : `Najwyżej ${max}`,
     notNumber: "Wpisz liczbę",
     notInteger: "Wpisz liczbę całkowitą",
     tooSmall: (min: number) => `Co najmniej ${min}`,
@@ -612,12 +611,10 @@ export default {
         : `Mostki tego huba, których nie ma w kopii (${n}), znikną po przywróceniu.`,
     restoreIdentity: "Przywróć tożsamości Matter (zachowuje parowania)",
     overwrite: "Zastąp istniejące mostki",
-    restartPending:
-      "Kopia została przywrócona. Uruchom hub ponownie, aby jej użyć; do tego czasu hub odrzuca zmiany.",
+    restartPending: "Kopia została przywrócona. Uruchom hub ponownie, aby jej użyć; do tego czasu hub odrzuca zmiany.",
     restoreNow: "Przywróć",
     restoreConfirmTitle: "Przywrócić tę kopię?",
-    restoreConfirmText:
-      "Mostki i mapowania huba zostaną zastąpione tymi z kopii. Potem hub wymaga ponownego uruchomienia.",
+    restoreConfirmText: "Mostki i mapowania huba zostaną zastąpione tymi z kopii. Potem hub wymaga ponownego uruchomienia.",
     restored: "Przywrócono kopię",
     restartPrompt: "Uruchomić hub ponownie teraz, aby przywrócone mostki wystartowały? Do tego czasu zmiany są odrzucane.",
     restart: "Uruchom hub ponownie",
@@ -635,8 +632,7 @@ export default {
     exportedAt: (time: string) => `Wyeksportowano ${time}`,
     mappings: (n: number) => n3(n, "mapowanie", "mapowania", "mapowań"),
     action: { create: "nowy", overwrite: "zastępuje", skip: "pominięty" },
-    importInvalid:
-      "Ten import zostałby odrzucony: popraw problemy wymienione powyżej (np. port, który jest już zajęty).",
+    importInvalid: "Ten import zostałby odrzucony: popraw problemy wymienione powyżej (np. port, który jest już zajęty).",
     nothingSelected: "Zaznacz co najmniej jeden mostek.",
   },
   logs: {
@@ -688,8 +684,7 @@ export default {
     clearAuth: "Wyłącz ochronę",
     clearAuthTitle: "Wyłączyć ochronę hasłem?",
     clearAuthText: "Każdy, kto dotrze do portu huba, będzie mógł z niego korzystać.",
-    authSaved:
-      "Zapisano dane logowania. Dostęp bezpośredni od teraz o nie prosi; panel w pasku bocznym Home Assistant nie.",
+    authSaved: "Zapisano dane logowania. Dostęp bezpośredni od teraz o nie prosi; panel w pasku bocznym Home Assistant nie.",
     authCleared: "Ochrona hasłem jest wyłączona",
     recovery: "Automatyczne przywracanie",
     recoveryText: "Uruchamiaj ponownie mostki z błędem, w tym odstępie.",
@@ -718,8 +713,7 @@ export default {
     storage: "Folder danych",
     storageUsed: (used: string, free: string) => `zajęte ${used}, wolne ${free}`,
     network: "Sieć",
-    mdnsInterface: (name: string | null) =>
-      name ? `Matter ogłasza się na ${name}` : "Matter ogłasza się na każdym interfejsie",
+    mdnsInterface: (name: string | null) => (name ? `Matter ogłasza się na ${name}` : "Matter ogłasza się na każdym interfejsie"),
     mdnsMissing: (name: string) => `Interfejs ${name} nie istnieje na tym hoście: nic nie jest ogłaszane.`,
     advertised: "ogłaszany",
     detailed: "Mostki szczegółowo",

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
+import { LanguagePicker } from "../../../common/components/language-picker.tsx";
 import { attempt, confirmDialog } from "../../../common/components/notify.tsx";
 import { Card, ErrorMessage, Field, Loading, PageHeader } from "../../../common/components/ui.tsx";
-import { LanguagePicker } from "../../../common/components/language-picker.tsx";
 import { useAsync } from "../../../common/use-async.ts";
 import { clearAuth, getAuth, getRecovery, setAuth, setRecovery } from "../api/system.ts";
 import { isMissingEndpoint } from "../components/ui.tsx";
