@@ -6,17 +6,13 @@
 import {
   homeAssistantLanguage,
   type Language,
-  type Messages,
   mergeMessages,
   pickLanguage,
   setCurrentLanguage,
   storedLanguage,
 } from "../../common/i18n.ts";
 import { UI } from "../../common/strings.ts";
-import { S, type Strings } from "./strings.ts";
-
-/** What every hub translation provides: the English table's shape. */
-export type HubMessages = Messages<Strings>;
+import { type HubMessages, S } from "./strings.ts";
 
 /** Where the user's choice is kept (localStorage). */
 export const LANGUAGE_KEY = "matter-hub.language";

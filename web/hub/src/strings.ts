@@ -1,6 +1,7 @@
 /**
  * Every string the hub UI shows, in one place (English). Functions take the values they interpolate.
  */
+import type { Messages } from "../../common/i18n.ts";
 import { UI } from "../../common/strings.ts";
 import type { BridgeStatus, DeviceTypeKey, FilterRuleType, LogLevel } from "./api/types.ts";
 
@@ -722,3 +723,6 @@ export const S = {
 } as const;
 
 export type Strings = typeof S;
+
+/** What every hub translation provides (web/hub/src/locales/): the English table's shape. */
+export type HubMessages = Messages<Strings>;

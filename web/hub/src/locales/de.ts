@@ -1,7 +1,7 @@
 /** The hub UI in German (docs/i18n.md). Informal "du", as Home Assistant's German translation. */
 import { plurals } from "../../../common/i18n.ts";
 import { UI_DE } from "../../../common/locales/de.ts";
-import type { HubMessages } from "../i18n.ts";
+import type { HubMessages } from "../strings.ts";
 
 const p = plurals("de");
 

@@ -1,7 +1,7 @@
 /** The hub UI in Spanish (docs/i18n.md). Informal "tú", as Home Assistant's Spanish translation. */
 import { plurals } from "../../../common/i18n.ts";
 import { UI_ES } from "../../../common/locales/es.ts";
-import type { HubMessages } from "../i18n.ts";
+import type { HubMessages } from "../strings.ts";
 
 const p = plurals("es");
 

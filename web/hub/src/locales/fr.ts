@@ -1,7 +1,7 @@
 /** The hub UI in French (docs/i18n.md). "Vous", as Home Assistant's French translation. */
 import { plurals } from "../../../common/i18n.ts";
 import { UI_FR } from "../../../common/locales/fr.ts";
-import type { HubMessages } from "../i18n.ts";
+import type { HubMessages } from "../strings.ts";
 
 const p = plurals("fr");
 

@@ -1,7 +1,7 @@
 /** The hub UI in Italian (docs/i18n.md). Informal "tu", as Home Assistant's Italian translation. */
 import { plurals } from "../../../common/i18n.ts";
 import { UI_IT } from "../../../common/locales/it.ts";
-import type { HubMessages } from "../i18n.ts";
+import type { HubMessages } from "../strings.ts";
 
 const p = plurals("it");
 

@@ -1,7 +1,7 @@
 /** The hub UI in Dutch (docs/i18n.md). Informal "je", as Home Assistant's Dutch translation. */
 import { plurals } from "../../../common/i18n.ts";
 import { UI_NL } from "../../../common/locales/nl.ts";
-import type { HubMessages } from "../i18n.ts";
+import type { HubMessages } from "../strings.ts";
 
 const p = plurals("nl");
 

@@ -1,7 +1,7 @@
 /** The hub UI in Polish (docs/i18n.md). Polish counts have three forms: 1 urządzenie, 2 urządzenia, 5 urządzeń. */
 import { plurals } from "../../../common/i18n.ts";
 import { UI_PL } from "../../../common/locales/pl.ts";
-import type { HubMessages } from "../i18n.ts";
+import type { HubMessages } from "../strings.ts";
 
 const p = plurals("pl");
 /** "n noun" in the form Intl.PluralRules picks: one (1), few (2–4, 22–24…), many (0, 5–21…); fractions take few. */

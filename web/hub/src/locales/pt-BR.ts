@@ -1,7 +1,7 @@
 /** The hub UI in Brazilian Portuguese (docs/i18n.md). "Você", as Home Assistant's pt-BR translation. */
 import { type PluralForms, plurals } from "../../../common/i18n.ts";
 import { UI_PTBR } from "../../../common/locales/pt-BR.ts";
-import type { HubMessages } from "../i18n.ts";
+import type { HubMessages } from "../strings.ts";
 
 const rules = plurals("pt-BR");
 /** CLDR puts 0 with 1 in Portuguese ("0 dispositivo"); Brazilian usage counts zero in the plural ("0 dispositivos"). */
