@@ -99,7 +99,7 @@ describe("hub UI: languages (real hub, headless Chromium)", { timeout: 240_000 }
     const { page, context } = await openPhone("en-US", "/settings", { selectedLanguage: JSON.stringify("fr") });
     await page.getByRole("heading", { name: "Paramètres", level: 1 }).waitFor();
     const picker = page.getByTestId("language");
-    assert.equal(await page.getByLabel("Langue", { exact: true }).getAttribute("data-testid"), "language");
+    assert.equal(await page.getByRole("combobox", { name: "Langue" }).getAttribute("data-testid"), "language");
     assert.equal(await picker.inputValue(), "");
     await picker.selectOption("de");
     await page.getByRole("heading", { name: "Einstellungen", level: 1 }).waitFor();
