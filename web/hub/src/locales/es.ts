@@ -669,7 +669,7 @@ export default {
       "Automático sigue el idioma de Home Assistant en su barra lateral; si no, el de tu navegador. La página se recarga en el idioma elegido.",
     auth: "Acceso",
     authText:
-      "Con un usuario y una contraseña, el hub los pide en el acceso directo (autenticación HTTP Basic): scripts, Prometheus, un navegador que abre la dirección del hub, el puerto de red del plugin. El panel de la barra lateral de Home Assistant nunca los pide: Home Assistant ya comprobó tu inicio de sesión.",
+      "Con un usuario y una contraseña, el hub los pide en el acceso directo (autenticación HTTP Basic): scripts, Prometheus, un navegador que abre la dirección del hub, el puerto de red del complemento. El panel de la barra lateral de Home Assistant nunca los pide: Home Assistant ya comprobó tu inicio de sesión.",
     authOn: (user: string) => `La protección con contraseña está activa para «${user}».`,
     authOff: "La protección con contraseña está desactivada.",
     authEnv: "Definido por variables de entorno; cámbialas allí.",

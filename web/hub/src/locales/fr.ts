@@ -453,7 +453,7 @@ export default {
         ? `Ne déclare aucune hubPluginApiVersion (ce hub parle la version ${current}) ; il est chargé quand même.`
         : `Écrit pour la version ${version} de l'API des plugins, ce hub parle la version ${current} ; il est chargé quand même.`,
     restartRequired: (installed: string, loaded: string) =>
-      `La version ${installed} est installée, mais ${loaded} reste en marche jusqu'au redémarrage de l'add-on (Home Assistant : Paramètres, Modules complémentaires, Matter Hub, Redémarrer).`,
+      `La version ${installed} est installée, mais ${loaded} reste en marche jusqu'au redémarrage du module complémentaire (Home Assistant : Paramètres, Modules complémentaires, Matter Hub, Redémarrer).`,
     uninstall: "Désinstaller",
     uninstallTitle: (name: string) => `Désinstaller ${name} ?`,
     uninstallText:
@@ -501,7 +501,7 @@ export default {
     dismiss: "Fermer",
     installed: (name: string, version: string) => `${name} ${version} installé. Activez-le sur un pont ci-dessous.`,
     installedRestart: (name: string, version: string) =>
-      `${name} ${version} installé. Redémarrez l'add-on pour charger cette version ; la précédente tourne jusque-là.`,
+      `${name} ${version} installé. Redémarrez le module complémentaire pour charger cette version ; la précédente tourne jusque-là.`,
     bridgesTitle: "Plugins par pont",
     noBridges: "Pas encore de pont",
     noBridgesText: "Les plugins tournent sur des ponts : créez d'abord un pont.",
@@ -665,7 +665,7 @@ export default {
       "Automatique suit la langue de Home Assistant dans sa barre latérale, sinon celle de votre navigateur. La page se recharge dans la langue choisie.",
     auth: "Accès",
     authText:
-      "Avec un nom d'utilisateur et un mot de passe, le hub les demande lors d'un accès direct (authentification HTTP Basic) : scripts, Prometheus, un navigateur qui ouvre l'adresse du hub, le port réseau de l'add-on. Le panneau de la barre latérale de Home Assistant ne demande jamais rien : Home Assistant a déjà vérifié votre connexion.",
+      "Avec un nom d'utilisateur et un mot de passe, le hub les demande lors d'un accès direct (authentification HTTP Basic) : scripts, Prometheus, un navigateur qui ouvre l'adresse du hub, le port réseau du module complémentaire. Le panneau de la barre latérale de Home Assistant ne demande jamais rien : Home Assistant a déjà vérifié votre connexion.",
     authOn: (user: string) => `La protection par mot de passe est active pour « ${user} ».`,
     authOff: "La protection par mot de passe est désactivée.",
     authEnv: "Défini par des variables d'environnement ; modifiez-les là.",
