@@ -35,10 +35,11 @@ export type {
   InspectedChange,
   InspectedCluster,
 } from "./bridges/endpoint-inspection.ts";
-export type { BridgeFilter, FilterRule, FilterRuleType } from "./bridges/filter.ts";
+export type { BridgeFilter, FilterRule, FilterRuleType, LeftOut } from "./bridges/filter.ts";
 export type { SplitProposal } from "./bridges/split-actions.ts";
-export type { DiagnosticEvent } from "./diagnostics/diagnostic-bus.ts";
+export type { DiagnosticEvent, DiagnosticType } from "./diagnostics/diagnostic-bus.ts";
 export type { EntityMapping } from "./entity-mappings/entity-mapping-store.ts";
+export type { DeviceTypeChoices } from "./entity-mappings/entity-mappings.routes.ts";
 export { ASSISTANT_ID_PATTERN, KNOWN_ASSISTANTS } from "./home-assistant/assistants.ts";
 export type { LockCredentialView } from "./lock-credentials/lock-credential-service.ts";
 export type { LogEntry } from "./logs/log-ring.ts";

@@ -90,7 +90,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     });
     let ha = config.ha;
     if (!ha) {
-      log.warn("DEMO MODE: no Home Assistant configured (HA_URL unset); using the built-in simulated home");
+      // A notice, not a problem: demo mode is what an unconfigured hub is for (the UI shows it on its own).
+      log.info("DEMO MODE: no Home Assistant configured (HA_URL unset); using the built-in simulated home");
       const demo = await startDemoHomeAssistant(log.child({ component: "demo-ha" }));
       stops.unshift(() => demo.close());
       ha = { url: demo.url, token: demo.token };
@@ -258,7 +259,7 @@ async function createDemoBridge(bridges: BridgeService, log: Logger): Promise<vo
     autoStart: true,
   });
   // The pairing code stays out of the log, as for every bridge: the UI shows it (docs/decisions.md "Bridges").
-  log.warn(
+  log.info(
     { bridgeId: bridge.id, port: bridge.port },
     `DEMO MODE: created "Demo bridge" on port ${bridge.port}; its pairing codes are on its page in the hub UI`,
   );

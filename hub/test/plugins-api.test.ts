@@ -60,7 +60,7 @@ export default class RegistryPlugin {
 
 interface PluginsList {
   apiVersion: number;
-  builtin: { name: string; version: string; description: string; experimental: boolean }[];
+  builtin: { name: string; displayName: string; version: string; description: string; experimental: boolean }[];
   packages: {
     name: string;
     version: string;
@@ -174,8 +174,12 @@ describe("plugins in the real hub, through the HTTP API and a Matter controller"
     const body = await list();
     assert.equal(body.apiVersion, 1);
     assert.deepEqual(
-      body.builtin.map((b) => b.name),
-      ["camera", "security", "appliance-cloud"],
+      body.builtin.map((b) => [b.name, b.displayName]),
+      [
+        ["camera", "Camera"],
+        ["security", "Security"],
+        ["appliance-cloud", "Appliance cloud"],
+      ],
     );
     assert.deepEqual(body.packages, []);
     const entry = body.bridges.find((b) => b.bridgeId === bridge.id);
@@ -187,6 +191,9 @@ describe("plugins in the real hub, through the HTTP API and a Matter controller"
       assert.equal(info.enabled, true);
       assert.equal(info.devices.length, 0);
       assert.match(info.status ?? "", /not configured/);
+      // Running, but waiting for its settings: the API says so, so no UI shows it as simply "Running".
+      assert.equal(info.needsSettings, true, name);
+      assert.equal(info.displayName, body.builtin.find((b) => b.name === name)?.displayName);
     }
   });
 

@@ -99,6 +99,7 @@ describe("built-in plugins in the real hub, through the HTTP API and a Matter co
       awayAlerts: "light.hallway, lock.front_door",
     });
     assert.equal(info.devices.length, 5);
+    assert.equal(info.needsSettings, false, "configured: it no longer waits for its settings");
     assert.deepEqual(info.details, {
       warnings: ["awayAlerts: lock.front_door dropped: alerts must be siren, switch, light, script or scene entities"],
     });

@@ -32,6 +32,7 @@ interface LinkProps {
   "aria-label"?: string;
   "aria-current"?: "page" | undefined;
   "data-testid"?: string;
+  onClick?: () => void;
 }
 
 /**

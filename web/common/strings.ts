@@ -23,6 +23,8 @@ export const UI = {
   language: "Language",
   languageAutomatic: (name: string) => `Automatic (${name})`,
   languageHint: "Automatic follows your browser's language. The page reloads in the chosen language.",
+  /** The phone's button that opens the list of sections. */
+  menu: "Menu",
   failed: (what: string) => `${what} failed`,
   pageOf: (from: number, to: number, total: number) => `${from}–${to} of ${total}`,
 } as const;

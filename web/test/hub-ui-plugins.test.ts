@@ -48,8 +48,11 @@ describe("hub UI: the plugins page (real hub, real npm install, simulated cloud,
   const row = (name: string, bridgeId = bridge.id) => card(bridgeId).locator(`[data-testid="plugin-row"][data-plugin="${name}"]`);
   const inState = (name: string, state: string) =>
     card().locator(`[data-testid="plugin-row"][data-plugin="${name}"][data-state="${state}"]`).waitFor({ timeout: 20_000 });
+  /** The built-ins go by their display names in the UI, by their ids in the API. */
+  const shown = (name: string) =>
+    ({ security: "Security", "appliance-cloud": "Appliance cloud", camera: "Camera" })[name] ?? name;
   const openSettings = async (name: string): Promise<Locator> => {
-    await page.getByRole("button", { name: `Settings of ${name} on ${bridge.name}` }).click();
+    await page.getByRole("button", { name: `Settings of ${shown(name)} on ${bridge.name}` }).click();
     const dialog = page.getByTestId("plugin-settings");
     await dialog.waitFor();
     await dialog.locator(".schema-form").waitFor();
@@ -105,13 +108,16 @@ describe("hub UI: the plugins page (real hub, real npm install, simulated cloud,
     assert.equal(await page.getByRole("link", { name: "Plugins" }).getAttribute("aria-current"), "page");
     await page.getByTestId("plugin-packages").getByText("No plugins installed").waitFor();
     assert.deepEqual(await page.getByTestId("builtin-plugin").locator("strong").allTextContents(), [
-      "camera",
-      "security",
-      "appliance-cloud",
+      "Camera",
+      "Security",
+      "Appliance cloud",
     ]);
+    // Running, but waiting for its settings: the badge says so rather than "Running".
     await inState("security", "running");
     await row("security").getByText("not configured: no devices until the settings are saved").waitFor();
+    assert.equal(await row("security").getByTestId("plugin-state").textContent(), "Needs settings");
     await inState("appliance-cloud", "running");
+    assert.equal(await row("appliance-cloud").getByTestId("plugin-state").textContent(), "Needs settings");
 
     const note = (await list()).bridges.find((b) => b.bridgeId === serverBridge.id)?.note;
     assert.ok(note, "the API gives Server Mode bridges a note");
@@ -325,7 +331,7 @@ describe("hub UI: the plugins page (real hub, real npm install, simulated cloud,
         await shot.screenshot({ path: join(ARTIFACTS, `plugins-${suffix}.png`), fullPage: true });
         const labelled = colorScheme === "light" && !phone;
         if (labelled) assert.deepEqual(await unlabelledControls(shot), [], "labels on the plugins page");
-        await shot.getByRole("button", { name: `Settings of security on ${bridge.name}` }).click();
+        await shot.getByRole("button", { name: `Settings of Security on ${bridge.name}` }).click();
         await shot.getByTestId("plugin-settings").locator(".schema-form").waitFor();
         if (labelled) assert.deepEqual(await unlabelledControls(shot), [], "labels in the settings dialog");
         await shot.screenshot({ path: join(ARTIFACTS, `plugins-settings-${suffix}.png`) });

@@ -47,8 +47,10 @@ export async function readBackupArchive(zip: Buffer, options: ReadOptions): Prom
   let zipfile: yauzl.ZipFile;
   try {
     zipfile = await yauzl.fromBufferPromise(zip, { lazyEntries: true, autoClose: false, strictFileNames: true });
-  } catch (error) {
-    throw invalid(`not a readable ZIP archive (${(error as Error).message})`);
+  } catch {
+    // yauzl's own words ("End of central directory record signature not found…") mean nothing to the person who
+    // chose the file; what they can act on is that it is not a whole ZIP.
+    throw invalid(NOT_A_ZIP);
   }
   try {
     if (zipfile.entryCount > limits.maxEntries) throw invalid(`more than ${limits.maxEntries} entries`);
@@ -146,11 +148,33 @@ export function invalid(reason: string): HttpError {
   return badRequest(`Invalid backup: ${reason}`);
 }
 
-/** yauzl's and zlib's own errors (bad names, "too many bytes", "invalid distance") become 400s too. */
+const NOT_A_ZIP =
+  "this file is not a complete ZIP archive. It may have been cut short (an interrupted download or copy) or not be " +
+  "a backup at all: download the backup again and choose that file.";
+
+/**
+ * yauzl's and zlib's own errors (unsafe names, "too many bytes", "invalid distance") become 400s too, in words a
+ * user can act on: the library's wording ("invalid central directory file header signature: 0x…") stays out.
+ */
 function asInvalid(error: unknown, fileName?: string): HttpError {
   if (error instanceof HttpError) return error;
   const message = (error as Error).message ?? String(error);
-  return invalid(fileName ? `${fileName} is corrupt (${message})` : message);
+  // strictFileNames: yauzl refuses these names before we see them; say it as unsafePathReason does.
+  const name = /^(invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(message);
+  if (name) {
+    const reason =
+      name[1] === "invalid relative path"
+        ? "path traversal"
+        : name[1] === "absolute path"
+          ? "absolute path"
+          : "backslash in name";
+    return invalid(`an entry has an unsafe name (${reason}: ${name[2]}); this is not a backup made by Matter Hub`);
+  }
+  if (fileName && /too many bytes/.test(message)) return invalid(`${fileName} inflates beyond its declared size (zip bomb?)`);
+  if (fileName) return invalid(`${fileName} is damaged inside the ZIP archive and cannot be unpacked; ${RETRY}`);
+  return invalid(`the ZIP archive is damaged: its list of files cannot be read; ${RETRY}`);
 }
+
+const RETRY = "download the backup again and choose that file";
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;

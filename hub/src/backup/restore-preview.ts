@@ -33,6 +33,11 @@ export interface RestorePreview extends RestoreChoice {
   bridges: { id: string; name: string; port: number; change: "added" | "replaced" }[];
   /** Bridges of this hub that the backup does not have: they are gone after the restore. */
   removedBridges: { id: string; name: string }[];
+  /**
+   * How many bridges the restore adds, replaces and removes: the counts of `bridges` and `removedBridges`, which a
+   * summary must say. The file counts below are not bridge counts: every bridge shares bridges.json.
+   */
+  bridgeChanges: { added: number; replaced: number; removed: number };
   /** Data-dir-relative paths written where none was, overwritten, and moved away without replacement. */
   files: { added: string[]; replaced: string[]; removed: string[] };
   /** Every plugin package the restored hub installs at start, and where it is enabled. */
@@ -69,16 +74,23 @@ export async function describeRestore(dataDir: string, archive: VerifiedArchive,
         'run whatever that folder holds; restore with options {"allowLocalPlugins": true} to accept it',
     );
 
+  const bridges = archive.bridges.map(({ id, name, port }) => ({
+    id,
+    name,
+    port,
+    change: currentIds.has(id) ? ("replaced" as const) : ("added" as const),
+  }));
+  const removedBridges = current.filter((bridge) => !archiveIds.has(bridge.id)).map(({ id, name }) => ({ id, name }));
   return {
     manifest: archive.manifest,
     ...choice,
-    bridges: archive.bridges.map(({ id, name, port }) => ({
-      id,
-      name,
-      port,
-      change: currentIds.has(id) ? ("replaced" as const) : ("added" as const),
-    })),
-    removedBridges: current.filter((bridge) => !archiveIds.has(bridge.id)).map(({ id, name }) => ({ id, name })),
+    bridges,
+    removedBridges,
+    bridgeChanges: {
+      added: bridges.filter((bridge) => bridge.change === "added").length,
+      replaced: bridges.filter((bridge) => bridge.change === "replaced").length,
+      removed: removedBridges.length,
+    },
     files: {
       added: sorted([...incoming].filter((path) => !present.has(path))),
       replaced: sorted([...incoming].filter((path) => present.has(path))),

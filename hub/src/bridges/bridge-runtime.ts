@@ -1,4 +1,4 @@
-import type { CompanionRole } from "../matter/model/contract.ts";
+import type { CompanionRole, DeviceTypeKey } from "../matter/model/contract.ts";
 import type { BridgeConfig } from "./bridge-config.ts";
 import type { AttributePath, EndpointInspection, InspectedChange } from "./endpoint-inspection.ts";
 
@@ -137,7 +137,7 @@ export interface BridgeRuntime {
    * The Matter device types an entity mapping may choose for this entity (its domain, capabilities and this bridge's
    * plugin mappings decide); undefined while Home Assistant has no state for it.
    */
-  allowedDeviceTypes(entityId: string): readonly string[] | undefined;
+  allowedDeviceTypes(entityId: string): readonly DeviceTypeKey[] | undefined;
   /**
    * The endpoint with this number as controllers read it (the device inspector, docs/inspector.md); undefined when
    * the bridge is not running or has no such endpoint.

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { badRequest, notFound } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
+import type { DeviceTypeKey } from "../matter/model/contract.ts";
 import type { BridgeAction } from "./bridge-actions.ts";
 import { type BridgeConfig, type CreateBridge, createFieldsOf, DEFAULT_MATTER_PORT, type UpdateBridge } from "./bridge-config.ts";
 import { BridgeLifecycle } from "./bridge-lifecycle.ts";
@@ -157,7 +158,7 @@ export class BridgeService extends EventEmitter<BridgeServiceEvents> {
   }
 
   /** See {@link BridgeRuntime.allowedDeviceTypes}; 404 for an unknown bridge. */
-  allowedDeviceTypes(id: string, entityId: string): readonly string[] | undefined {
+  allowedDeviceTypes(id: string, entityId: string): readonly DeviceTypeKey[] | undefined {
     this.#config(id);
     return this.#runtime(id).allowedDeviceTypes(entityId);
   }

@@ -11,7 +11,7 @@ import type { BridgeService } from "./bridge-service.ts";
 import { checkControllers, countedFromPlan } from "./controller-checks.ts";
 import { CONTROLLER_LIMITS } from "./controller-limits.ts";
 import { inspectEndpoint, inspectEntity } from "./device-inspection.ts";
-import { BridgeFilterSchema, compileFilter, FILTER_RULE_TYPES } from "./filter.ts";
+import { BridgeFilterSchema, compileFilter, FILTER_RULE_TYPES, leftOutCounts } from "./filter.ts";
 import { confirmSplit, previewSplit, SplitConfirmSchema, SplitRequestSchema } from "./split-actions.ts";
 
 const PrioritiesSchema = v.object({
@@ -81,10 +81,8 @@ export function bridgeRoutes(bridges: BridgeService, model: HomeAssistantModel):
     const body = c.req.valid("json");
     const { filter, limit } = body;
     const compiled = compileFilter(filter, model);
-    const matching = [...model.entityIds()]
-      .sort()
-      .map((id) => viewEntity(model, id)!)
-      .filter((view) => compiled.matches(view));
+    const views = [...model.entityIds()].sort().map((id) => viewEntity(model, id)!);
+    const matching = views.filter((view) => compiled.matches(view));
     // What the bridge would expose with this filter, counted as controllers count (after composition).
     const existing = body.bridgeId ? bridges.config(body.bridgeId) : undefined;
     const config: BridgeConfig = {
@@ -105,6 +103,8 @@ export function bridgeRoutes(bridges: BridgeService, model: HomeAssistantModel):
       total: matching.length,
       entities: matching.slice(0, limit).map(entityRecord),
       truncated: matching.length > limit,
+      /** Entities the rules select that Home Assistant hides or disables, left out of `total`. */
+      leftOut: leftOutCounts(filter, model, views),
       /** Matter devices the bridge would expose (entities and plugin devices), composed parts and skipped entities. */
       devices: {
         exposed: devices.length,

@@ -152,3 +152,30 @@ export function compileFilter(filter: BridgeFilter, model: HomeAssistantModel): 
   };
   return { matches: (view) => reason(view) === undefined, reason, problems };
 }
+
+/** Entities a filter's rules select that the hub still leaves out; see {@link leftOutCounts}. */
+export interface LeftOut {
+  /** Hidden in Home Assistant: in with `includeHidden`. */
+  hidden: number;
+  /** Disabled in Home Assistant: never exposed (HA gives them no state) until enabled there. */
+  disabled: number;
+}
+
+/**
+ * How many of `views` the rules select but the hub leaves out because Home Assistant hides or disables them, so a
+ * preview can say why its count is lower than the rules suggest (and the Entities page's total).
+ */
+export function leftOutCounts(filter: BridgeFilter, model: HomeAssistantModel, views: Iterable<EntityView>): LeftOut {
+  const compiled = compileFilter(filter, model);
+  const withHidden = filter.includeHidden ? compiled : compileFilter({ ...filter, includeHidden: true }, model);
+  const counts: LeftOut = { hidden: 0, disabled: 0 };
+  for (const view of views) {
+    const reason = compiled.reason(view);
+    if (reason === "hidden" && withHidden.matches(view)) counts.hidden++;
+    if (reason === "disabled" && view.registry) {
+      // Would it be in were it enabled? (One that would then be hidden is not counted: enabling it alone adds nothing.)
+      if (compiled.matches({ ...view, registry: { ...view.registry, disabled_by: null } })) counts.disabled++;
+    }
+  }
+  return counts;
+}

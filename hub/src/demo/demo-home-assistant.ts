@@ -16,6 +16,6 @@ export interface DemoHomeAssistant {
 export async function startDemoHomeAssistant(log: Logger): Promise<DemoHomeAssistant> {
   const token = randomBytes(24).toString("base64url");
   const simulator = await startHaSimulator({ host: "127.0.0.1", port: 0, token, home: createDemoHome(), log });
-  log.warn({ url: simulator.url }, "DEMO MODE: simulated Home Assistant with the demo home is running");
+  log.info({ url: simulator.url }, "DEMO MODE: simulated Home Assistant with the demo home is running");
   return { url: simulator.url, token, close: () => simulator.close() };
 }

@@ -2,9 +2,21 @@ import { Hono } from "hono";
 import { badRequest, notFound } from "../../../lib/http-error.ts";
 import { validate } from "../../../lib/validate.ts";
 import type { BridgeService } from "../bridges/bridge-service.ts";
+import type { DeviceTypeKey } from "../matter/model/contract.ts";
 import { EntityMappingSchema, type EntityMappingStore } from "./entity-mapping-store.ts";
 
 const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/;
+
+/**
+ * `GET /api/entity-mappings/:bridgeId/:entityId/device-types`: the Matter device types a mapping may choose for the
+ * entity (its domain, capabilities and the bridge's plugin mappings decide: BridgeRuntime.allowedDeviceTypes, the
+ * same check PUT makes); `null` while Home Assistant has no state for it (no type can be set then).
+ */
+export interface DeviceTypeChoices {
+  bridgeId: string;
+  entityId: string;
+  allowed: readonly DeviceTypeKey[] | null;
+}
 
 /** `/api/entity-mappings`: per-bridge overrides; changes apply live and keep the endpoint's identity. */
 export function entityMappingRoutes(mappings: EntityMappingStore, bridges: BridgeService): Hono {
@@ -21,6 +33,14 @@ export function entityMappingRoutes(mappings: EntityMappingStore, bridges: Bridg
   app.get("/:bridgeId", (c) => {
     const id = bridgeId(c.req.param("bridgeId"));
     return c.json({ bridgeId: id, mappings: mappings.list(id) });
+  });
+
+  /** The device types a mapping of this entity may choose (what PUT accepts), so an editor offers only those. */
+  app.get("/:bridgeId/:entityId/device-types", (c) => {
+    const id = bridgeId(c.req.param("bridgeId"));
+    const entity = entityId(c.req.param("entityId"));
+    const answer: DeviceTypeChoices = { bridgeId: id, entityId: entity, allowed: bridges.allowedDeviceTypes(id, entity) ?? null };
+    return c.json(answer);
   });
 
   app.put("/:bridgeId/:entityId", validate("json", EntityMappingSchema), async (c) => {
@@ -52,7 +72,7 @@ export function entityMappingRoutes(mappings: EntityMappingStore, bridges: Bridg
  * A device type must fit the entity (a switch cannot become a door lock: the endpoint would accept commands HA cannot
  * carry out). Checked against HA's current state, so an entity HA does not know cannot get one yet.
  */
-function checkDeviceType(bridges: BridgeService, bridgeId: string, entityId: string, deviceType: string): void {
+function checkDeviceType(bridges: BridgeService, bridgeId: string, entityId: string, deviceType: DeviceTypeKey): void {
   const allowed = bridges.allowedDeviceTypes(bridgeId, entityId);
   if (allowed === undefined) {
     throw badRequest(`Home Assistant has no state for ${entityId}: its device type cannot be checked, so it cannot be set`);

@@ -44,9 +44,11 @@ export interface BuiltinServices {
   readonly log: Logger;
   /**
    * Sets the plugin's status line on this bridge (`GET /api/plugins` `status`, with `details` for its dialog).
+   * `needsSettings` says the plugin runs but does nothing until its settings are saved (or completed): the API's
+   * `needsSettings`, shown as "Needs settings" rather than "Running". Every call says it anew (absent: false).
    * The plugin API has no status line: external plugins speak through their log. Provided by the plugin slot.
    */
-  setStatus(status: string | null, details?: Record<string, unknown>): void;
+  setStatus(status: string | null, details?: Record<string, unknown>, options?: { needsSettings?: boolean }): void;
   /**
    * Home Assistant for the security plugin: the hub's own connection shared (no second subscription of the whole
    * home, the token stays in the hub), or one of its own for `haUrl` + `haToken`. External plugins get no access to
@@ -73,7 +75,10 @@ export type HubBuiltinServices = Pick<BuiltinServices, "openHa" | "openCameraHa"
 
 /** A built-in plugin: no installation, listed on every standard bridge, enabled by default. */
 export interface BuiltinPluginDefinition {
+  /** The plugin's id: its folder name, the API's `name`, reserved against npm packages. */
   readonly name: string;
+  /** What the UI calls it ("Appliance cloud" for `appliance-cloud`). */
+  readonly displayName: string;
   readonly version: string;
   readonly description: string;
   readonly experimental: boolean;

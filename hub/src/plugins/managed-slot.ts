@@ -14,6 +14,8 @@ import { PluginSlot, type SlotState } from "./plugin-slot.ts";
 /** A plugin on a bridge as `GET /api/plugins` shows it. */
 export interface SlotInfo {
   name: string;
+  /** What the UI calls it: a built-in's display name ("Appliance cloud"), an installed package's name. */
+  displayName: string;
   builtin: boolean;
   enabled: boolean;
   autoDisabled: boolean;
@@ -22,6 +24,11 @@ export interface SlotInfo {
   lastError: string | null;
   /** The plugin's status line (built-ins: e.g. the cloud sign-in result). */
   status: string | null;
+  /**
+   * The plugin runs (`state` "running") but has nothing to do until its settings are saved: a built-in without
+   * its settings (no cameras, no account). The UI says "Needs settings" instead of "Running".
+   */
+  needsSettings: boolean;
   details: Record<string, unknown> | null;
   config: Record<string, unknown> | null;
   /** Names of secret fields that have a stored value (the values are never sent). */
@@ -115,6 +122,7 @@ export class ManagedPluginSlot extends PluginSlot {
     const [config, secrets] = await Promise.all([this.deps.files.readConfig(), this.deps.files.readSecrets()]);
     return {
       name: this.name,
+      displayName: this.deps.source.displayName ?? this.name,
       builtin: this.deps.source.builtin,
       enabled: this.enabled,
       autoDisabled: this.record.autoDisabled,
@@ -123,6 +131,7 @@ export class ManagedPluginSlot extends PluginSlot {
       lastError: this.record.lastError,
       status: this.status.line,
       details: this.status.details,
+      needsSettings: this.state === "running" && this.status.needsSettings,
       ...publicConfig(config, secrets),
       devices: this.devices.rows(),
     };
@@ -136,7 +145,7 @@ export class ManagedPluginSlot extends PluginSlot {
     const domains = this.deps.mappings.drop(this.name);
     if (domains.length > 0) void this.deps.seam.remapDomains(domains);
     this.state = this.restingState();
-    this.status = { line: null, details: null };
+    this.status = { line: null, details: null, needsSettings: false };
     if (instance) {
       await this.call("onShutdown", () => instance.onShutdown(reason)).catch((error: unknown) => this.recordFailure(error));
     }

@@ -84,8 +84,9 @@ export class PluginCatalog {
   }
 
   builtins() {
-    return this.#options.builtins.map(({ name, version, description, experimental }) => ({
+    return this.#options.builtins.map(({ name, displayName, version, description, experimental }) => ({
       name,
+      displayName,
       version,
       description,
       experimental,

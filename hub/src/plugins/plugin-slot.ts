@@ -39,7 +39,11 @@ export class PluginSlot {
   protected breaker = new CircuitBreaker();
   protected state: SlotState = "stopped";
   protected instance: HubPlugin | undefined;
-  protected status: { line: string | null; details: Record<string, unknown> | null } = { line: null, details: null };
+  protected status: { line: string | null; details: Record<string, unknown> | null; needsSettings: boolean } = {
+    line: null,
+    details: null,
+    needsSettings: false,
+  };
   readonly devices: PluginDeviceSet;
   #run = 0;
   #activeRun = 0;
@@ -212,8 +216,8 @@ export class PluginSlot {
       bridgeId: this.deps.bridgeId,
       clock: this.deps.clock,
       log: this.deps.log,
-      setStatus: (line, details) => {
-        this.status = { line, details: details ?? null };
+      setStatus: (line, details, options) => {
+        this.status = { line, details: details ?? null, needsSettings: options?.needsSettings === true };
       },
     };
   }

@@ -11,6 +11,8 @@ export type SlotServices = Omit<BuiltinServices, keyof HubBuiltinServices>;
 
 export interface PluginSource {
   readonly name: string;
+  /** What the UI calls it; an installed package goes by its package name. */
+  readonly displayName?: string;
   readonly builtin: boolean;
   /** Resolves when the package can be loaded (a background reinstall is done); not time-boxed. */
   ready?(): Promise<void>;
@@ -22,6 +24,7 @@ export interface PluginSource {
 export function builtinSource(definition: BuiltinPluginDefinition, hub: HubBuiltinServices): PluginSource {
   return {
     name: definition.name,
+    displayName: definition.displayName,
     builtin: true,
     instantiate: async (services) => definition.create({ ...services, ...hub }),
   };

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Link } from "../hash-router.tsx";
+import { UI } from "../strings.ts";
 import { ConfirmHost, Toasts } from "./notify.tsx";
 
 /** One entry of the side navigation: an app path, its label, and a 24×24 SVG path drawn as its icon. */
@@ -18,9 +19,14 @@ function Icon({ d }: { d: string }) {
   );
 }
 
+const MENU_ICON = "M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z";
+
 /**
  * The frame both web UIs share: a skip link, the top bar (`brand`, a demo badge, then `actions` at the right), the
- * section navigation (a side bar, a scrolling strip on a phone), the page, and the toasts and confirmation dialog.
+ * section navigation, the page, and the toasts and confirmation dialog. On a wide screen the navigation is a side
+ * bar; on a phone (narrow.css) it is folded behind a Menu button in the top bar that opens the full list of
+ * sections (a disclosure: aria-expanded, focus moves to the current section, Escape closes and returns focus to the
+ * button, choosing a section closes it), so no section hides off-screen.
  * `section` is the current top-level path (`/bridges`); `pageKey` identifies the page, and changing it moves focus to
  * the new page's heading so screen readers announce it.
  */
@@ -44,11 +50,29 @@ export function AppShell({
   children: ComponentChildren;
 }) {
   const mainRef = useRef<HTMLElement>(null);
+  const navRef = useRef<HTMLElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const first = useRef(true);
-  // On a phone the nav is a scrolling strip: keep the current section in sight.
-  useEffect(() => {
-    document.querySelector<HTMLElement>(".nav a.active")?.scrollIntoView({ block: "nearest", inline: "nearest" });
-  }, [section]);
+  const [menuOpen, setMenuOpen] = useState(false);
+  // Choosing a section (or any other page change) folds the phone menu away again.
+  useEffect(() => setMenuOpen(false), [pageKey]);
+  const openMenu = () => {
+    setMenuOpen(true);
+    // Rendered open on the next frame: then the current section (or the first) takes focus.
+    requestAnimationFrame(() =>
+      (navRef.current?.querySelector<HTMLElement>("a.active") ?? navRef.current?.querySelector<HTMLElement>("a"))?.focus(),
+    );
+  };
+  const closeMenu = (returnFocus: boolean) => {
+    setMenuOpen(false);
+    if (returnFocus) toggleRef.current?.focus();
+  };
+  const onMenuKey = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && menuOpen) {
+      event.preventDefault();
+      closeMenu(true);
+    }
+  };
   useEffect(() => {
     if (first.current) {
       first.current = false;
@@ -64,6 +88,19 @@ export function AppShell({
         {labels.skip}
       </button>
       <header class="topbar">
+        <button
+          type="button"
+          class="nav-toggle"
+          ref={toggleRef}
+          aria-expanded={menuOpen}
+          aria-controls="app-nav"
+          onClick={() => (menuOpen ? closeMenu(false) : openMenu())}
+          onKeyDown={onMenuKey}
+          data-testid="nav-toggle"
+        >
+          <Icon d={MENU_ICON} />
+          <span>{UI.menu}</span>
+        </button>
         <span class="brand">{brand}</span>
         {demo ? (
           <span class="demo-badge" data-testid="demo-badge" title={demo.title}>
@@ -73,13 +110,18 @@ export function AppShell({
         <span class="spacer" />
         {actions}
       </header>
-      <nav class="nav" aria-label={labels.nav}>
+      <nav id="app-nav" ref={navRef} class={menuOpen ? "nav open" : "nav"} aria-label={labels.nav} onKeyDown={onMenuKey}>
         <ul>
           {nav.map((item) => {
             const active = item.path === section;
             return (
               <li key={item.path}>
-                <Link href={item.path} aria-current={active ? "page" : undefined} class={active ? "active" : undefined}>
+                <Link
+                  href={item.path}
+                  aria-current={active ? "page" : undefined}
+                  class={active ? "active" : undefined}
+                  onClick={() => setMenuOpen(false)}
+                >
                   <Icon d={item.icon} />
                   <span>{item.label}</span>
                 </Link>

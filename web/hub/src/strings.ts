@@ -3,7 +3,7 @@
  */
 import type { Messages } from "../../common/i18n.ts";
 import { UI } from "../../common/strings.ts";
-import type { BridgeStatus, DeviceTypeKey, FilterRuleType, LogLevel } from "./api/types.ts";
+import type { BridgeStatus, DeviceTypeKey, DiagnosticType, FilterRuleType, LogLevel } from "./api/types.ts";
 
 export const S = {
   app: {
@@ -58,6 +58,8 @@ export const S = {
     bridges: "Bridges",
     exposedDevices: "Matter devices",
     fabrics: "Paired controllers",
+    demoNotice:
+      "Demo mode: the hub runs against a simulated Home Assistant home, and nothing here controls real devices. Set HA_URL and HA_TOKEN to connect your own Home Assistant.",
     problems: "Recent problems",
     noProblems: "No warnings or errors recently.",
     allLogs: "All logs",
@@ -122,6 +124,15 @@ export const S = {
     filter: "Which entities",
     include: "Include",
     exclude: "Exclude",
+    /** How the hub combines the rules (bridges/filter.ts): any include, minus any exclude, narrowed by "Only within". */
+    rulesCombine: (hasInclude: boolean, hasWithin: boolean) =>
+      `${hasInclude ? "An entity is on this bridge when it matches any one of the include rules and none of the exclude rules." : "With no include rule, every entity is on this bridge except those matching an exclude rule."}${hasWithin ? " The “Only within” rules narrow that further: an entity must also match one of them of each kind." : ""}`,
+    includeHint: "Any one of these rules is enough to include an entity.",
+    excludeHint: "One matching rule leaves an entity out, whatever the include rules say.",
+    hiddenLeftOut: (n: number) =>
+      `${n === 1 ? "1 more entity matches but is" : `${n} more entities match but are`} hidden in Home Assistant, so left out of this count: tick “Include entities hidden in Home Assistant” below the rules to add ${n === 1 ? "it" : "them"}.`,
+    disabledLeftOut: (n: number) =>
+      `${n === 1 ? "1 more entity matches but is" : `${n} more entities match but are`} disabled in Home Assistant and never exposed: enable ${n === 1 ? "it" : "them"} there to add ${n === 1 ? "it" : "them"}.`,
     includeEmpty: "No include rules: every entity is included (minus exclusions).",
     excludeEmpty: "No exclude rules.",
     addRule: "Add rule",
@@ -240,7 +251,7 @@ export const S = {
     mustRun: "Start the bridge to pair it.",
     info: "Bridge",
     statusReason: "Reason",
-    id: "Id",
+    id: "ID",
     portLabel: "Port",
     priorityLabel: "Priority",
     filterLabel: "Filter",
@@ -277,6 +288,9 @@ export const S = {
     mappingTitle: (entityId: string) => `Mapping of ${entityId}`,
     deviceType: "Matter device type",
     automatic: "Automatic",
+    typeFits: "Only the types that fit this entity are offered.",
+    typeNoState: "Home Assistant has no state for this entity yet, so its type cannot be chosen: Automatic applies.",
+    typeNoneFits: "No Matter device type fits this entity.",
     customName: "Name in controllers",
     customNameHint: "Leave empty to use Home Assistant's name; at most 32 characters.",
     disabled: "Do not expose this entity",
@@ -509,6 +523,8 @@ export const S = {
       failed: "Failed",
       tripped: "Tripped",
     },
+    needsSettings: "Needs settings",
+    needsSettingsHint: "It runs but adds no devices until its settings are saved: open Settings.",
     stateHint: {
       disabled: "Enable it to add its devices to this bridge.",
       stopped: "Starts when the bridge runs.",
@@ -576,7 +592,8 @@ export const S = {
   backup: {
     title: "Backup & transfer",
     backup: "Backup",
-    backupText: "A ZIP with every bridge and entity mapping.",
+    backupText:
+      "A ZIP of your bridges, entity mappings, settings (such as automatic recovery), the list of installed plugins (reinstalled after a restore) and each bridge's plugin settings. Not in it: the hub's login, plugin passwords and lock PINs.",
     download: "Download backup",
     downloadWithIdentity: "Download with Matter identities",
     identityText:
@@ -589,8 +606,12 @@ export const S = {
     createdAt: "Created",
     appVersion: "Hub version",
     identities: "Matter identities",
-    files: "Files",
-    fileChanges: (added: number, replaced: number, removed: number) => `${added} added, ${replaced} replaced, ${removed} removed`,
+    files: "Files in the data folder",
+    /** Bridges, counted by the hub (the file counts are not bridge counts: every bridge shares bridges.json). */
+    bridgeChanges: (added: number, replaced: number, removed: number) =>
+      `${added} added, ${replaced} replaced, ${removed} removed`,
+    fileChanges: (added: number, replaced: number, removed: number) =>
+      `${added} ${added === 1 ? "file" : "files"} added, ${replaced} replaced, ${removed} removed`,
     change: { added: "added", replaced: "replaced" },
     removed: "removed",
     removedText: (n: number) =>
@@ -710,6 +731,23 @@ export const S = {
     diagnosticsText: "Events from the bridges as they happen.",
     diagnosticsEmpty: "No diagnostic events yet.",
     diagnosticsNeedsLive: "Live diagnostics need the WebSocket channel, which is not connected.",
+    activity: "Home Assistant activity",
+    activityText: "Counted since the hub started.",
+    eventTypes: {
+      bridge_starting: "Bridge starting",
+      bridge_running: "Bridge running",
+      bridge_stopped: "Bridge stopped",
+      bridge_failed: "Bridge failed",
+      bridge_deleted: "Bridge deleted",
+      bridge_commissioned: "Bridge paired",
+      bridge_decommissioned: "Bridge unpaired",
+      bridge_fabrics_changed: "Controllers changed",
+      ha_connected: "Home Assistant connected",
+      ha_disconnected: "Home Assistant disconnected",
+      ha_fatal: "Home Assistant link failed",
+      command: "Command",
+      recovery_attempt: "Recovery attempt",
+    } satisfies Record<DiagnosticType, string>,
     haEvents: "State events",
     serviceCalls: "Service calls",
     serviceFailures: "Failed service calls",

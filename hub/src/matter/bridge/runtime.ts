@@ -15,7 +15,7 @@ import type { EntityMappingStore } from "../../entity-mappings/entity-mapping-st
 import { viewEntity } from "../../home-assistant/entity-view.ts";
 import type { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
 import type { MatterEnvironment } from "../matter-environment.ts";
-import type { PinCheck } from "../model/contract.ts";
+import type { DeviceTypeKey, PinCheck } from "../model/contract.ts";
 import { allowedDeviceTypes } from "../plugin-devices/plugin-mount.ts";
 import type { PluginHostFactory, PluginHostForBridge } from "../plugin-devices/seam.ts";
 import { createBridgeNode } from "./builders.ts";
@@ -253,7 +253,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
     return this.#pluginDevices.rows();
   }
 
-  allowedDeviceTypes(entityId: string): readonly string[] | undefined {
+  allowedDeviceTypes(entityId: string): readonly DeviceTypeKey[] | undefined {
     const view = viewEntity(this.deps.ha.model, entityId);
     if (!view?.state) return undefined;
     return allowedDeviceTypes(this.#devices.snapshot(view, view.name), (domain) => this.#plugins?.mappingFor(domain));

@@ -19,6 +19,7 @@ export function builtinPlugins(options: BuiltinOptions = {}): BuiltinPluginDefin
   return [
     {
       name: CAMERA_PLUGIN,
+      displayName: "Camera",
       version: "1.0.0",
       description: "Home Assistant cameras as Matter cameras: live view through HA's WebRTC, snapshots",
       experimental: true,
@@ -26,6 +27,7 @@ export function builtinPlugins(options: BuiltinOptions = {}): BuiltinPluginDefin
     },
     {
       name: SECURITY_PLUGIN,
+      displayName: "Security",
       version: "1.0.0",
       description: "Local alarm: Home, Away, Night and Vacation switches and an Alarm contact sensor",
       experimental: true,
@@ -33,6 +35,7 @@ export function builtinPlugins(options: BuiltinOptions = {}): BuiltinPluginDefin
     },
     {
       name: APPLIANCE_PLUGIN,
+      displayName: "Appliance cloud",
       version: "1.0.0",
       description: "Cloud appliances (air fryers, purifiers, fans, humidifiers, plugs) through a VeSync-style account",
       experimental: true,

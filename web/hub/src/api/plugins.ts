@@ -31,6 +31,8 @@ export interface PluginPackage extends InstalledPackage {
 
 export interface BuiltinPlugin {
   name: string;
+  /** What the UI calls it ("Appliance cloud"); `name` is its id. */
+  displayName: string;
   version: string;
   description: string;
   experimental: boolean;

@@ -17,8 +17,10 @@ import type {
   ControllerWarning,
   CreateBridge,
   DetailedHealth,
+  DeviceTypeChoices,
   DeviceTypeKey,
   DiagnosticEvent,
+  DiagnosticType,
   EndpointInspection,
   EntityMapping,
   FabricInfo,
@@ -30,6 +32,7 @@ import type {
   InspectedAttribute,
   InspectedChange,
   InspectedCluster,
+  LeftOut,
   LockCredentialView,
   LogEntry,
   LogLevel,
@@ -52,8 +55,10 @@ export type {
   CompanionRole,
   ControllerWarning,
   DetailedHealth,
+  DeviceTypeChoices,
   DeviceTypeKey,
   DiagnosticEvent,
+  DiagnosticType,
   EndpointInspection,
   EntityMapping,
   FabricInfo,
@@ -65,6 +70,7 @@ export type {
   InspectedAttribute,
   InspectedChange,
   InspectedCluster,
+  LeftOut,
   LogEntry,
   LogLevel,
   MetricsSnapshot,
@@ -114,6 +120,8 @@ export interface FilterPreview {
   total: number;
   entities: HaEntity[];
   truncated: boolean;
+  /** Entities the rules select that Home Assistant hides or disables, left out of `total` (absent on older hubs). */
+  leftOut?: LeftOut;
   /** Matter devices the bridge would expose, entities composed into them, entities skipped (absent on older hubs). */
   devices?: { exposed: number; composed: number; skipped: number };
   warnings?: ControllerWarning[];

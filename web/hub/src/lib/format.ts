@@ -54,8 +54,50 @@ export function formatClock(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(currentLanguage());
 }
 
-/** Human label for a snake_case key: `color_temperature_light` → "Color temperature light". */
+/**
+ * Words a key may hold that are not spelled as plain words: acronyms in capitals, "ha" as the name it stands for.
+ * Proper names of words (not UI sentences), so they stay out of the string tables.
+ */
+const SPELLED: Record<string, string> = {
+  ha: "Home Assistant",
+  id: "ID",
+  ids: "IDs",
+  ip: "IP",
+  ipv4: "IPv4",
+  ipv6: "IPv6",
+  url: "URL",
+  api: "API",
+  qr: "QR",
+  pin: "PIN",
+  pins: "PINs",
+  mdns: "mDNS",
+  tcp: "TCP",
+  udp: "UDP",
+  http: "HTTP",
+  json: "JSON",
+  rss: "RSS",
+  cpu: "CPU",
+  mqtt: "MQTT",
+  hvac: "HVAC",
+  ev: "EV",
+  uuid: "UUID",
+  webrtc: "WebRTC",
+};
+
+/**
+ * Human label for a snake_case or camelCase key: `color_temperature_light` → "Color temperature light",
+ * `ha_connected` → "Home Assistant connected", `vendorId` → "Vendor ID".
+ */
 export function humanize(key: string): string {
-  const text = key.replace(/_/g, " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[\s_]+/)
+    .filter(Boolean)
+    .map((word, i) => {
+      const spelled = SPELLED[word.toLowerCase()];
+      if (spelled) return spelled;
+      const lower = word.toLowerCase();
+      return i === 0 ? lower.charAt(0).toUpperCase() + lower.slice(1) : lower;
+    });
+  return words.join(" ");
 }

@@ -51,8 +51,16 @@ function RestorePreviewView({ preview }: { preview: RestorePreview }) {
           <dd>{manifest.includesIdentity ? S.common.yes : S.common.no}</dd>
         </div>
         <div>
+          <dt>{S.dashboard.bridges}</dt>
+          <dd data-testid="restore-bridge-changes">
+            {S.backup.bridgeChanges(preview.bridgeChanges.added, preview.bridgeChanges.replaced, preview.bridgeChanges.removed)}
+          </dd>
+        </div>
+        <div>
           <dt>{S.backup.files}</dt>
-          <dd>{S.backup.fileChanges(files.added.length, files.replaced.length, files.removed.length)}</dd>
+          <dd data-testid="restore-file-changes">
+            {S.backup.fileChanges(files.added.length, files.replaced.length, files.removed.length)}
+          </dd>
         </div>
       </dl>
       <ul class="list">

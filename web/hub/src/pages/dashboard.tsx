@@ -80,6 +80,11 @@ export function DashboardPage() {
           <span class="muted">{S.dashboard.hubVersion(health.data.version, formatDuration(health.data.uptime))}</span>
         ) : null}
       </PageHeader>
+      {health.data?.demo ? (
+        <p class="notice" data-testid="demo-notice">
+          {S.dashboard.demoNotice}
+        </p>
+      ) : null}
       <div class="grid">
         <Card title={S.dashboard.homeAssistant}>
           {stats.error ? <ErrorMessage error={stats.error} onRetry={() => stats.reload()} /> : null}

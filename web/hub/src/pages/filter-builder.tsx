@@ -282,8 +282,12 @@ export function FilterBuilder({
 }) {
   return (
     <div class="filter-builder">
+      <p class="hint" data-testid="rules-combine">
+        {S.form.rulesCombine(filter.include.length > 0, (filter.within?.length ?? 0) > 0)}
+      </p>
       <RuleList
         title={S.form.include}
+        hint={S.form.includeHint}
         rules={filter.include}
         emptyText={S.form.includeEmpty}
         values={values}
@@ -293,6 +297,7 @@ export function FilterBuilder({
       />
       <RuleList
         title={S.form.exclude}
+        hint={S.form.excludeHint}
         rules={filter.exclude}
         emptyText={S.form.excludeEmpty}
         values={values}
@@ -382,6 +387,16 @@ export function FilterPreviewPanel({ filter, settings }: { filter: BridgeFilter;
         <p class="small" data-testid="preview-devices">
           {S.limits.devicesLine(preview.devices.exposed, preview.devices.composed, preview.devices.skipped)}
         </p>
+      ) : null}
+      {preview?.leftOut && !invalid && (preview.leftOut.hidden > 0 || preview.leftOut.disabled > 0) ? (
+        <ul class="left-out small" data-testid="preview-left-out">
+          {preview.leftOut.hidden > 0 ? (
+            <li data-testid="left-out-hidden">{S.form.hiddenLeftOut(preview.leftOut.hidden)}</li>
+          ) : null}
+          {preview.leftOut.disabled > 0 ? (
+            <li data-testid="left-out-disabled">{S.form.disabledLeftOut(preview.leftOut.disabled)}</li>
+          ) : null}
+        </ul>
       ) : null}
       {preview?.warnings && !invalid ? <ControllerWarnings warnings={preview.warnings} testId="preview-warnings" /> : null}
       {error && !invalid ? <ErrorMessage error={error} onRetry={() => setTick((n) => n + 1)} /> : null}

@@ -39,7 +39,7 @@ function DiagnosticLine({ event }: { event: unknown }) {
     <li class={`log-line level-${event.level}`} data-testid="diagnostic-event">
       <time dateTime={event.time}>{formatClock(event.time)}</time>
       <span class={`level level-${event.level}`}>{S.levels[event.level] ?? event.level}</span>
-      <span class="component">{humanize(event.type)}</span>
+      <span class="component">{S.health.eventTypes[event.type] ?? humanize(event.type)}</span>
       <span class="log-msg">
         {event.message}
         {event.entityId ? <code class="muted small"> {event.entityId}</code> : null}
@@ -207,6 +207,14 @@ export function HealthPage() {
                   {formatBytes(m.memory.heapUsed)} / {formatBytes(m.memory.heapTotal)}
                 </dd>
               </div>
+            </dl>
+          ) : null}
+        </Card>
+        <Card title={S.health.activity} data-testid="ha-activity">
+          {metrics.error ? <ErrorMessage error={metrics.error} onRetry={() => metrics.reload()} /> : null}
+          {!m && !metrics.error ? <Loading /> : null}
+          {m ? (
+            <dl class="facts">
               <div>
                 <dt>{S.health.haEvents}</dt>
                 <dd>{m.homeAssistant.stateEvents}</dd>
@@ -225,6 +233,7 @@ export function HealthPage() {
               </div>
             </dl>
           ) : null}
+          {m ? <p class="hint">{S.health.activityText}</p> : null}
         </Card>
         <Card title={S.health.system}>
           {system.error ? <ErrorMessage error={system.error} onRetry={() => system.reload()} /> : null}

@@ -1,11 +1,23 @@
 import { useId, useState } from "preact/hooks";
 import { attempt } from "../../../common/components/notify.tsx";
 import { Field } from "../../../common/components/ui.tsx";
-import { deleteMapping, type MappingInput, putMapping } from "../api/mappings.ts";
+import { useAsync } from "../../../common/use-async.ts";
+import { deleteMapping, deviceTypeChoices, type MappingInput, putMapping } from "../api/mappings.ts";
 import type { BridgeDeviceInfo, DeviceTypeKey, EntityMapping } from "../api/types.ts";
 import { S } from "../strings.ts";
 
 const DEVICE_TYPES = Object.keys(S.deviceTypes) as DeviceTypeKey[];
+
+/**
+ * The types to offer: those the hub says fit the entity (its own check, the one that refuses the others), plus the
+ * type saved before so an edit never drops it silently; none when Home Assistant has no state for it (`null`: the hub
+ * can set no type then). Until the hub answers, or when it cannot (an older hub), every type: the hub still refuses
+ * a misfit with a clear message.
+ */
+function offered(allowed: readonly DeviceTypeKey[] | null | undefined, saved: string): DeviceTypeKey[] {
+  if (allowed === undefined) return DEVICE_TYPES;
+  return DEVICE_TYPES.filter((key) => allowed?.includes(key) || key === saved);
+}
 
 /**
  * One entity's mapping, inline under its row: Matter device type, name, disabled, and for a companion entity
@@ -31,6 +43,16 @@ export function MappingEditor({
   const [detached, setDetached] = useState(mapping?.detached ?? false);
   const [busy, setBusy] = useState(false);
   const hintId = useId();
+  const choices = useAsync((signal) => deviceTypeChoices(bridgeId, device.entityId, signal), [bridgeId, device.entityId]);
+  const allowed = choices.data?.allowed;
+  const typeHint =
+    choices.data === undefined
+      ? undefined
+      : allowed === null
+        ? S.devices.typeNoState
+        : allowed?.length === 0
+          ? S.devices.typeNoneFits
+          : S.devices.typeFits;
   // A companion: it is composed now, or was taken out of its device's endpoint by an earlier "expose on its own".
   const companion = device.composedInto != null || (mapping?.detached ?? false);
   // The type and name of a composed entity mean nothing (it has no endpoint of its own) until it is detached.
@@ -91,11 +113,17 @@ export function MappingEditor({
       ) : null}
       {ownEndpoint ? (
         <>
-          <Field label={S.devices.deviceType}>
+          <Field label={S.devices.deviceType} hint={typeHint}>
             {(props) => (
-              <select {...props} value={type} onChange={(e) => setType(e.currentTarget.value)}>
+              <select
+                {...props}
+                value={type}
+                onChange={(e) => setType(e.currentTarget.value)}
+                data-testid="device-type-select"
+                data-offered={choices.data ? "fitting" : "all"}
+              >
                 <option value="">{S.devices.automatic}</option>
-                {DEVICE_TYPES.map((key) => (
+                {offered(choices.error ? undefined : allowed, type).map((key) => (
                   <option key={key} value={key}>
                     {S.deviceTypes[key]}
                   </option>

@@ -26,6 +26,7 @@ function PluginRow({ bridge, plugin, about, onChanged, onSettings }: RowProps) {
   const [busy, setBusy] = useState(false);
   const readOnly = bridge.serverMode;
   const where = bridge.bridgeName;
+  const shown = plugin.displayName;
   const run = async (action: "enable" | "disable" | "reset", okText: string) => {
     setBusy(true);
     const result = await attempt(S.plugins[action], () => pluginAction(bridge.bridgeId, plugin.name, action), okText);
@@ -35,16 +36,22 @@ function PluginRow({ bridge, plugin, about, onChanged, onSettings }: RowProps) {
   const disable = async () => {
     if (plugin.devices.length > 0) {
       const ok = await confirmDialog({
-        title: S.plugins.disableTitle(plugin.name),
+        title: S.plugins.disableTitle(shown),
         text: S.plugins.disableText(plugin.devices.length),
         confirmLabel: S.plugins.disable,
         danger: true,
       });
       if (!ok) return;
     }
-    await run("disable", S.plugins.disabled(plugin.name, where));
+    await run("disable", S.plugins.disabled(shown, where));
   };
-  const hint = S.plugins.stateHint[plugin.state];
+  // Waiting for settings: the plugin's own status line says what it needs; the general sentence only without one.
+  const hint =
+    plugin.state === "running" && plugin.needsSettings
+      ? plugin.status
+        ? ""
+        : S.plugins.needsSettingsHint
+      : S.plugins.stateHint[plugin.state];
   const canReset = plugin.autoDisabled || plugin.state === "tripped" || plugin.failures > 0;
 
   return (
@@ -52,13 +59,13 @@ function PluginRow({ bridge, plugin, about, onChanged, onSettings }: RowProps) {
       <div class="plugin-head">
         <div class="row-main">
           <span class="plugin-name">
-            <strong>{plugin.name}</strong>
+            <strong>{shown}</strong>
             {plugin.builtin ? <span class="pill">{S.plugins.builtin}</span> : null}
             {about?.experimental ? <span class="pill pill-warn">{S.plugins.experimental}</span> : null}
           </span>
           {about?.description ? <span class="muted small">{about.description}</span> : null}
         </div>
-        <PluginStateBadge state={plugin.state} />
+        <PluginStateBadge plugin={plugin} />
       </div>
       {plugin.status ? (
         <p class="plugin-status" data-testid="plugin-status">
@@ -82,7 +89,7 @@ function PluginRow({ bridge, plugin, about, onChanged, onSettings }: RowProps) {
               type="button"
               class="btn btn-small"
               disabled={busy}
-              aria-label={S.plugins.disableLabel(plugin.name, where)}
+              aria-label={S.plugins.disableLabel(shown, where)}
               onClick={disable}
             >
               {S.plugins.disable}
@@ -93,8 +100,8 @@ function PluginRow({ bridge, plugin, about, onChanged, onSettings }: RowProps) {
               type="button"
               class="btn btn-small btn-primary"
               disabled={busy}
-              aria-label={S.plugins.enableLabel(plugin.name, where)}
-              onClick={() => run("enable", S.plugins.enabled(plugin.name, where))}
+              aria-label={S.plugins.enableLabel(shown, where)}
+              onClick={() => run("enable", S.plugins.enabled(shown, where))}
             >
               {S.plugins.enable}
             </button>
@@ -104,8 +111,8 @@ function PluginRow({ bridge, plugin, about, onChanged, onSettings }: RowProps) {
               type="button"
               class={`btn btn-small ${plugin.autoDisabled ? "btn-primary" : ""}`}
               disabled={busy}
-              aria-label={S.plugins.resetLabel(plugin.name, where)}
-              onClick={() => run("reset", S.plugins.wasReset(plugin.name, where))}
+              aria-label={S.plugins.resetLabel(shown, where)}
+              onClick={() => run("reset", S.plugins.wasReset(shown, where))}
             >
               {S.plugins.reset}
             </button>
@@ -114,7 +121,7 @@ function PluginRow({ bridge, plugin, about, onChanged, onSettings }: RowProps) {
             type="button"
             class="btn btn-small"
             disabled={busy}
-            aria-label={S.plugins.settingsLabel(plugin.name, where)}
+            aria-label={S.plugins.settingsLabel(shown, where)}
             onClick={onSettings}
           >
             {S.plugins.settings}

@@ -1,14 +1,24 @@
-import type { BridgePlugin, PluginState } from "../api/plugins.ts";
+import type { BridgePlugin } from "../api/plugins.ts";
 import type { DeviceTypeKey } from "../api/types.ts";
 import { JsonView } from "../components/json-view.tsx";
 import { S } from "../strings.ts";
 
-/** The plugin's state on a bridge as a badge (same look as a bridge's status). */
-export function PluginStateBadge({ state }: { state: PluginState }) {
+/**
+ * The plugin's state on a bridge as a badge (same look as a bridge's status). A running plugin that waits for its
+ * settings says so: "Running" would promise devices it does not add.
+ */
+export function PluginStateBadge({ plugin }: { plugin: Pick<BridgePlugin, "state" | "needsSettings"> }) {
+  const { state } = plugin;
+  const waiting = state === "running" && plugin.needsSettings;
   return (
-    <span class={`badge badge-${state}`} data-testid="plugin-state" data-state={state}>
+    <span
+      class={`badge badge-${waiting ? "needs-settings" : state}`}
+      data-testid="plugin-state"
+      data-state={state}
+      data-needs-settings={waiting ? "yes" : undefined}
+    >
       <span class="dot" aria-hidden="true" />
-      {S.plugins.state[state]}
+      {waiting ? S.plugins.needsSettings : S.plugins.state[state]}
     </span>
   );
 }

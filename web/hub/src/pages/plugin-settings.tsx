@@ -122,8 +122,8 @@ export function PluginSettingsDialog({
     >
       <form class="dialog-form" onSubmit={save} noValidate>
         <div class="dialog-head">
-          <h2 id={titleId}>{schema.data?.schema?.title ?? plugin.name}</h2>
-          <p class="muted small">{S.plugins.settingsTitle(plugin.name, bridge.bridgeName)}</p>
+          <h2 id={titleId}>{schema.data?.schema?.title ?? plugin.displayName}</h2>
+          <p class="muted small">{S.plugins.settingsTitle(plugin.displayName, bridge.bridgeName)}</p>
         </div>
         <div class="dialog-body">
           {plugin.status ? (

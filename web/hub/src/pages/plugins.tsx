@@ -102,7 +102,7 @@ function PackagesCard({ data, onChange }: { data: PluginsOverview; onChange: () 
               <li key={builtin.name} class="list-row" data-testid="builtin-plugin">
                 <div class="row-main">
                   <span class="plugin-name">
-                    <strong>{builtin.name}</strong>
+                    <strong>{builtin.displayName}</strong>
                     <span class="muted">{S.plugins.version(builtin.version)}</span>
                     {builtin.experimental ? <span class="pill pill-warn">{S.plugins.experimental}</span> : null}
                   </span>

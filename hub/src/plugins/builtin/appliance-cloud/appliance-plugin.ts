@@ -38,7 +38,7 @@ export class ApplianceCloudPlugin implements HubPlugin {
 
   onStart(context: PluginContext): void {
     this.#context = context;
-    this.services.setStatus("not configured: enter the account e-mail and password");
+    this.services.setStatus("not configured: enter the account e-mail and password", undefined, { needsSettings: true });
   }
 
   async onConfigChanged(config: PluginConfig): Promise<void> {
@@ -48,7 +48,7 @@ export class ApplianceCloudPlugin implements HubPlugin {
     this.#cancelPoll?.();
     if (typeof config.email !== "string" || !config.email || typeof config.password !== "string" || !config.password) {
       await this.#serial(() => this.#show([]));
-      this.services.setStatus("not configured: enter the account e-mail and password");
+      this.services.setStatus("not configured: enter the account e-mail and password", undefined, { needsSettings: true });
       return;
     }
     await this.#serial(() => this.#cycle());

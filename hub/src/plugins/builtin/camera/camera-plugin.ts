@@ -42,7 +42,7 @@ export class CameraPlugin implements HubPlugin {
 
   onStart(context: PluginContext): void {
     this.#context = context;
-    this.services.setStatus(NOT_CONFIGURED);
+    this.services.setStatus(NOT_CONFIGURED, undefined, { needsSettings: true });
   }
 
   onConfigChanged(config: PluginConfig): Promise<void> {
@@ -137,7 +137,9 @@ export class CameraPlugin implements HubPlugin {
   #report(): void {
     if (!this.#context) return;
     if (this.#relays.size === 0) {
-      this.services.setStatus(NOT_CONFIGURED, this.#warnings.length > 0 ? { warnings: this.#warnings } : undefined);
+      this.services.setStatus(NOT_CONFIGURED, this.#warnings.length > 0 ? { warnings: this.#warnings } : undefined, {
+        needsSettings: true,
+      });
       return;
     }
     const cameras = [...this.#relays.values()].map((relay) => ({

@@ -33,7 +33,7 @@ export class SecurityPlugin implements HubPlugin {
 
   onStart(context: PluginContext): void {
     this.#context = context;
-    this.services.setStatus("not configured: no devices until the settings are saved");
+    this.services.setStatus("not configured: no devices until the settings are saved", undefined, { needsSettings: true });
   }
 
   async onConfigChanged(config: PluginConfig): Promise<void> {
