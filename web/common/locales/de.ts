@@ -20,6 +20,7 @@ export const UI_DE = {
   dismiss: "Schließen",
   details: "Details",
   perPage: "Pro Seite",
+  menu: "Menü",
   language: "Sprache",
   languageAutomatic: (name: string) => `Automatisch (${name})`,
   languageHint: "Automatisch folgt der Sprache deines Browsers. Die Seite wird in der gewählten Sprache neu geladen.",

@@ -20,6 +20,7 @@ export const UI_ES = {
   dismiss: "Cerrar",
   details: "Detalles",
   perPage: "Por página",
+  menu: "Menú",
   language: "Idioma",
   languageAutomatic: (name: string) => `Automático (${name})`,
   languageHint: "Automático sigue el idioma de tu navegador. La página se recarga en el idioma elegido.",

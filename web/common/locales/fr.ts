@@ -20,6 +20,7 @@ export const UI_FR = {
   dismiss: "Fermer",
   details: "Détails",
   perPage: "Par page",
+  menu: "Menu",
   language: "Langue",
   languageAutomatic: (name: string) => `Automatique (${name})`,
   languageHint: "Automatique suit la langue de votre navigateur. La page se recharge dans la langue choisie.",

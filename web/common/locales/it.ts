@@ -20,6 +20,7 @@ export const UI_IT = {
   dismiss: "Chiudi",
   details: "Dettagli",
   perPage: "Per pagina",
+  menu: "Menu",
   language: "Lingua",
   languageAutomatic: (name: string) => `Automatica (${name})`,
   languageHint: "Automatica segue la lingua del browser. La pagina si ricarica nella lingua scelta.",

@@ -20,6 +20,7 @@ export const UI_NL = {
   dismiss: "Sluiten",
   details: "Details",
   perPage: "Per pagina",
+  menu: "Menu",
   language: "Taal",
   languageAutomatic: (name: string) => `Automatisch (${name})`,
   languageHint: "Automatisch volgt de taal van je browser. De pagina wordt opnieuw geladen in de gekozen taal.",

@@ -20,6 +20,7 @@ export const UI_PL = {
   dismiss: "Zamknij",
   details: "Szczegóły",
   perPage: "Na stronę",
+  menu: "Menu",
   language: "Język",
   languageAutomatic: (name: string) => `Automatyczny (${name})`,
   languageHint: "Automatyczny to język przeglądarki. Strona zostanie ponownie wczytana w wybranym języku.",

@@ -20,6 +20,7 @@ export const UI_PTBR = {
   dismiss: "Fechar",
   details: "Detalhes",
   perPage: "Por página",
+  menu: "Menu",
   language: "Idioma",
   languageAutomatic: (name: string) => `Automático (${name})`,
   languageHint: "Automático segue o idioma do seu navegador. A página é recarregada no idioma escolhido.",

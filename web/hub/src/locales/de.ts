@@ -59,6 +59,8 @@ export default {
     bridges: "Bridges",
     exposedDevices: "Matter-Geräte",
     fabrics: "Gekoppelte Controller",
+    demoNotice:
+      "Demo-Modus: Der Hub läuft gegen ein simuliertes Home-Assistant-Zuhause, und nichts hier steuert echte Geräte. Setze HA_URL und HA_TOKEN, um dein eigenes Home Assistant zu verbinden.",
     problems: "Letzte Probleme",
     noProblems: "Zuletzt keine Warnungen oder Fehler.",
     allLogs: "Alle Protokolle",
@@ -127,6 +129,14 @@ export default {
     filter: "Welche Entitäten",
     include: "Einschließen",
     exclude: "Ausschließen",
+    rulesCombine: (hasInclude: boolean, hasWithin: boolean) =>
+      `${hasInclude ? "Eine Entität ist auf dieser Bridge, wenn sie irgendeiner der Einschlussregeln und keiner der Ausschlussregeln entspricht." : "Ohne Einschlussregel ist jede Entität auf dieser Bridge, außer denen, die einer Ausschlussregel entsprechen."}${hasWithin ? " Die „Nur innerhalb“-Regeln grenzen das weiter ein: Eine Entität muss zusätzlich je Art einer von ihnen entsprechen." : ""}`,
+    includeHint: "Eine dieser Regeln genügt, um eine Entität aufzunehmen.",
+    excludeHint: "Eine passende Regel lässt eine Entität weg, egal was die Einschlussregeln sagen.",
+    hiddenLeftOut: (n: number) =>
+      `${n === 1 ? "1 weitere Entität passt, ist aber" : `${n} weitere Entitäten passen, sind aber`} in Home Assistant ausgeblendet und daher nicht mitgezählt: Hake „In Home Assistant ausgeblendete Entitäten einschließen“ unter den Regeln an, um sie aufzunehmen.`,
+    disabledLeftOut: (n: number) =>
+      `${n === 1 ? "1 weitere Entität passt, ist aber" : `${n} weitere Entitäten passen, sind aber`} in Home Assistant deaktiviert und werden nie freigegeben: Aktiviere sie dort, um sie aufzunehmen.`,
     includeEmpty: "Keine Einschlussregeln: jede Entität ist enthalten (abzüglich der Ausschlüsse).",
     excludeEmpty: "Keine Ausschlussregeln.",
     addRule: "Regel hinzufügen",
@@ -284,6 +294,10 @@ export default {
     mappingTitle: (entityId: string) => `Zuordnung von ${entityId}`,
     deviceType: "Matter-Gerätetyp",
     automatic: "Automatisch",
+    typeFits: "Nur die Typen, die zu dieser Entität passen, werden angeboten.",
+    typeNoState:
+      "Home Assistant hat noch keinen Zustand für diese Entität, daher lässt sich ihr Typ nicht wählen: Automatisch gilt.",
+    typeNoneFits: "Kein Matter-Gerätetyp passt zu dieser Entität.",
     customName: "Name in Controllern",
     customNameHint: "Leer lassen für den Namen aus Home Assistant; höchstens 32 Zeichen.",
     disabled: "Diese Entität nicht bereitstellen",
@@ -516,6 +530,8 @@ export default {
       failed: "Fehlgeschlagen",
       tripped: "Ausgelöst",
     },
+    needsSettings: "Braucht Einstellungen",
+    needsSettingsHint: "Es läuft, fügt aber keine Geräte hinzu, bis seine Einstellungen gespeichert sind: Öffne Einstellungen.",
     stateHint: {
       disabled: "Aktiviere es, um seine Geräte dieser Bridge hinzuzufügen.",
       stopped: "Startet, wenn die Bridge läuft.",
@@ -596,6 +612,8 @@ export default {
     appVersion: "Hub-Version",
     identities: "Matter-Identitäten",
     files: "Dateien",
+    bridgeChanges: (added: number, replaced: number, removed: number) =>
+      `${added} hinzugefügt, ${replaced} ersetzt, ${removed} entfernt`,
     fileChanges: (added: number, replaced: number, removed: number) =>
       `${added} hinzugefügt, ${replaced} ersetzt, ${removed} entfernt`,
     change: { added: "hinzugefügt", replaced: "ersetzt" },
@@ -721,6 +739,23 @@ export default {
     diagnosticsText: "Ereignisse der Bridges, sobald sie passieren.",
     diagnosticsEmpty: "Noch keine Diagnose-Ereignisse.",
     diagnosticsNeedsLive: "Die Live-Diagnose braucht den WebSocket-Kanal, der nicht verbunden ist.",
+    activity: "Home-Assistant-Aktivität",
+    activityText: "Gezählt seit dem Start des Hubs.",
+    eventTypes: {
+      bridge_starting: "Bridge startet",
+      bridge_running: "Bridge läuft",
+      bridge_stopped: "Bridge gestoppt",
+      bridge_failed: "Bridge fehlgeschlagen",
+      bridge_deleted: "Bridge gelöscht",
+      bridge_commissioned: "Bridge gekoppelt",
+      bridge_decommissioned: "Bridge entkoppelt",
+      bridge_fabrics_changed: "Controller geändert",
+      ha_connected: "Home Assistant verbunden",
+      ha_disconnected: "Home Assistant getrennt",
+      ha_fatal: "Verbindung zu Home Assistant fehlgeschlagen",
+      command: "Befehl",
+      recovery_attempt: "Wiederherstellungsversuch",
+    },
     haEvents: "Zustandsereignisse",
     serviceCalls: "Dienstaufrufe",
     serviceFailures: "Fehlgeschlagene Dienstaufrufe",

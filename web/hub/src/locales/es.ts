@@ -58,6 +58,8 @@ export default {
     bridges: "Puentes",
     exposedDevices: "Dispositivos Matter",
     fabrics: "Controladores emparejados",
+    demoNotice:
+      "Modo demo: el hub funciona con un hogar de Home Assistant simulado y nada aquí controla dispositivos reales. Define HA_URL y HA_TOKEN para conectar tu propio Home Assistant.",
     problems: "Problemas recientes",
     noProblems: "Sin avisos ni errores recientes.",
     allLogs: "Todos los registros",
@@ -126,6 +128,14 @@ export default {
     filter: "Qué entidades",
     include: "Incluir",
     exclude: "Excluir",
+    rulesCombine: (hasInclude: boolean, hasWithin: boolean) =>
+      `${hasInclude ? "Una entidad está en este puente cuando cumple cualquiera de las reglas de inclusión y ninguna de exclusión." : "Sin reglas de inclusión, todas las entidades están en este puente salvo las que cumplen una regla de exclusión."}${hasWithin ? " Las reglas «Solo dentro de» lo restringen más: una entidad también debe cumplir una de ellas de cada tipo." : ""}`,
+    includeHint: "Basta con una de estas reglas para incluir una entidad.",
+    excludeHint: "Una regla que coincide deja fuera la entidad, digan lo que digan las reglas de inclusión.",
+    hiddenLeftOut: (n: number) =>
+      `${n === 1 ? "1 entidad más coincide pero está oculta" : `${n} entidades más coinciden pero están ocultas`} en Home Assistant, así que no se cuenta${n === 1 ? "" : "n"} aquí: marca «Incluir entidades ocultas en Home Assistant» debajo de las reglas para ${n === 1 ? "añadirla" : "añadirlas"}.`,
+    disabledLeftOut: (n: number) =>
+      `${n === 1 ? "1 entidad más coincide pero está desactivada" : `${n} entidades más coinciden pero están desactivadas`} en Home Assistant y nunca se expone${n === 1 ? "" : "n"}: ${n === 1 ? "actívala" : "actívalas"} allí para ${n === 1 ? "añadirla" : "añadirlas"}.`,
     includeEmpty: "Sin reglas de inclusión: se incluyen todas las entidades (menos las exclusiones).",
     excludeEmpty: "Sin reglas de exclusión.",
     addRule: "Añadir regla",
@@ -283,6 +293,10 @@ export default {
     mappingTitle: (entityId: string) => `Asignación de ${entityId}`,
     deviceType: "Tipo de dispositivo Matter",
     automatic: "Automático",
+    typeFits: "Solo se ofrecen los tipos que encajan con esta entidad.",
+    typeNoState:
+      "Home Assistant aún no tiene estado para esta entidad, así que su tipo no se puede elegir: se aplica Automático.",
+    typeNoneFits: "Ningún tipo de dispositivo Matter encaja con esta entidad.",
     customName: "Nombre en los controladores",
     customNameHint: "Déjalo vacío para usar el nombre de Home Assistant; 32 caracteres como máximo.",
     disabled: "No exponer esta entidad",
@@ -515,6 +529,8 @@ export default {
       failed: "Con error",
       tripped: "Bloqueado",
     },
+    needsSettings: "Necesita ajustes",
+    needsSettingsHint: "Funciona, pero no añade dispositivos hasta que se guarden sus ajustes: abre Ajustes.",
     stateHint: {
       disabled: "Actívalo para añadir sus dispositivos a este puente.",
       stopped: "Se inicia cuando el puente funciona.",
@@ -599,6 +615,8 @@ export default {
     appVersion: "Versión del hub",
     identities: "Identidades Matter",
     files: "Archivos",
+    bridgeChanges: (added: number, replaced: number, removed: number) =>
+      `${added} añadido${added === 1 ? "" : "s"}, ${replaced} sustituido${replaced === 1 ? "" : "s"}, ${removed} eliminado${removed === 1 ? "" : "s"}`,
     fileChanges: (added: number, replaced: number, removed: number) =>
       `${added} añadidos, ${replaced} reemplazados, ${removed} eliminados`,
     change: { added: "añadido", replaced: "reemplazado" },
@@ -722,6 +740,23 @@ export default {
     diagnosticsText: "Eventos de los puentes a medida que ocurren.",
     diagnosticsEmpty: "Aún no hay eventos de diagnóstico.",
     diagnosticsNeedsLive: "El diagnóstico en vivo necesita el canal WebSocket, que no está conectado.",
+    activity: "Actividad de Home Assistant",
+    activityText: "Contado desde que arrancó el hub.",
+    eventTypes: {
+      bridge_starting: "Puente iniciándose",
+      bridge_running: "Puente en marcha",
+      bridge_stopped: "Puente detenido",
+      bridge_failed: "Puente con fallo",
+      bridge_deleted: "Puente eliminado",
+      bridge_commissioned: "Puente emparejado",
+      bridge_decommissioned: "Puente desemparejado",
+      bridge_fabrics_changed: "Controladores cambiados",
+      ha_connected: "Home Assistant conectado",
+      ha_disconnected: "Home Assistant desconectado",
+      ha_fatal: "Fallo del enlace con Home Assistant",
+      command: "Orden",
+      recovery_attempt: "Intento de recuperación",
+    },
     haEvents: "Eventos de estado",
     serviceCalls: "Llamadas a servicios",
     serviceFailures: "Llamadas a servicios fallidas",

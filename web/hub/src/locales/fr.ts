@@ -59,6 +59,8 @@ export default {
     bridges: "Ponts",
     exposedDevices: "Appareils Matter",
     fabrics: "Contrôleurs appairés",
+    demoNotice:
+      "Mode démo : le hub fonctionne avec une maison Home Assistant simulée, et rien ici ne commande de vrais appareils. Définissez HA_URL et HA_TOKEN pour connecter votre propre Home Assistant.",
     problems: "Problèmes récents",
     noProblems: "Aucun avertissement ni erreur récemment.",
     allLogs: "Tous les journaux",
@@ -126,6 +128,14 @@ export default {
     filter: "Quelles entités",
     include: "Inclure",
     exclude: "Exclure",
+    rulesCombine: (hasInclude: boolean, hasWithin: boolean) =>
+      `${hasInclude ? "Une entité est sur ce pont quand elle correspond à l’une des règles d’inclusion et à aucune règle d’exclusion." : "Sans règle d’inclusion, toute entité est sur ce pont, sauf celles qui correspondent à une règle d’exclusion."}${hasWithin ? " Les règles « Seulement dans » restreignent encore : une entité doit aussi correspondre à l’une d’elles pour chaque type." : ""}`,
+    includeHint: "Une seule de ces règles suffit pour inclure une entité.",
+    excludeHint: "Une règle qui correspond écarte l’entité, quoi que disent les règles d’inclusion.",
+    hiddenLeftOut: (n: number) =>
+      `${n === 1 ? "1 autre entité correspond mais est masquée" : `${n} autres entités correspondent mais sont masquées`} dans Home Assistant, donc non comptée${n === 1 ? "" : "s"} ici : cochez « Inclure les entités masquées dans Home Assistant » sous les règles pour ${n === 1 ? "l’ajouter" : "les ajouter"}.`,
+    disabledLeftOut: (n: number) =>
+      `${n === 1 ? "1 autre entité correspond mais est désactivée" : `${n} autres entités correspondent mais sont désactivées`} dans Home Assistant et jamais exposée${n === 1 ? "" : "s"} : activez-${n === 1 ? "la" : "les"} là-bas pour ${n === 1 ? "l’ajouter" : "les ajouter"}.`,
     includeEmpty: "Aucune règle d'inclusion : toutes les entités sont incluses (moins les exclusions).",
     excludeEmpty: "Aucune règle d'exclusion.",
     addRule: "Ajouter une règle",
@@ -283,6 +293,10 @@ export default {
     mappingTitle: (entityId: string) => `Correspondance de ${entityId}`,
     deviceType: "Type d'appareil Matter",
     automatic: "Automatique",
+    typeFits: "Seuls les types adaptés à cette entité sont proposés.",
+    typeNoState:
+      "Home Assistant n’a pas encore d’état pour cette entité, son type ne peut donc pas être choisi : Automatique s’applique.",
+    typeNoneFits: "Aucun type d’appareil Matter ne convient à cette entité.",
     customName: "Nom dans les contrôleurs",
     customNameHint: "Laissez vide pour utiliser le nom de Home Assistant ; 32 caractères au plus.",
     disabled: "Ne pas exposer cette entité",
@@ -515,6 +529,9 @@ export default {
       failed: "En échec",
       tripped: "Coupé",
     },
+    needsSettings: "Paramètres requis",
+    needsSettingsHint:
+      "Il tourne mais n’ajoute aucun appareil tant que ses paramètres ne sont pas enregistrés : ouvrez Paramètres.",
     stateHint: {
       disabled: "Activez-le pour ajouter ses appareils à ce pont.",
       stopped: "Démarre quand le pont tourne.",
@@ -595,6 +612,8 @@ export default {
     appVersion: "Version du hub",
     identities: "Identités Matter",
     files: "Fichiers",
+    bridgeChanges: (added: number, replaced: number, removed: number) =>
+      `${added} ajouté${added > 1 ? "s" : ""}, ${replaced} remplacé${replaced > 1 ? "s" : ""}, ${removed} supprimé${removed > 1 ? "s" : ""}`,
     fileChanges: (added: number, replaced: number, removed: number) =>
       `${added} ajouté(s), ${replaced} remplacé(s), ${removed} supprimé(s)`,
     change: { added: "ajouté", replaced: "remplacé" },
@@ -719,6 +738,23 @@ export default {
     diagnosticsText: "Les événements des ponts, au moment où ils se produisent.",
     diagnosticsEmpty: "Pas encore d'événement de diagnostic.",
     diagnosticsNeedsLive: "Le diagnostic en direct a besoin du canal WebSocket, qui n'est pas connecté.",
+    activity: "Activité de Home Assistant",
+    activityText: "Compté depuis le démarrage du hub.",
+    eventTypes: {
+      bridge_starting: "Pont en démarrage",
+      bridge_running: "Pont en marche",
+      bridge_stopped: "Pont arrêté",
+      bridge_failed: "Pont en échec",
+      bridge_deleted: "Pont supprimé",
+      bridge_commissioned: "Pont appairé",
+      bridge_decommissioned: "Pont dissocié",
+      bridge_fabrics_changed: "Contrôleurs modifiés",
+      ha_connected: "Home Assistant connecté",
+      ha_disconnected: "Home Assistant déconnecté",
+      ha_fatal: "Échec du lien avec Home Assistant",
+      command: "Commande",
+      recovery_attempt: "Tentative de rétablissement",
+    },
     haEvents: "Événements d'état",
     serviceCalls: "Appels de service",
     serviceFailures: "Appels de service en échec",

@@ -58,6 +58,8 @@ export default {
     bridges: "Bridge",
     exposedDevices: "Dispositivi Matter",
     fabrics: "Controller associati",
+    demoNotice:
+      "Modalità demo: l’hub funziona con una casa Home Assistant simulata e nulla qui controlla dispositivi reali. Imposta HA_URL e HA_TOKEN per collegare il tuo Home Assistant.",
     problems: "Problemi recenti",
     noProblems: "Nessun avviso o errore di recente.",
     allLogs: "Tutti i registri",
@@ -126,6 +128,14 @@ export default {
     filter: "Quali entità",
     include: "Includi",
     exclude: "Escludi",
+    rulesCombine: (hasInclude: boolean, hasWithin: boolean) =>
+      `${hasInclude ? "Un’entità è su questo bridge quando corrisponde a una qualsiasi delle regole di inclusione e a nessuna regola di esclusione." : "Senza regole di inclusione, ogni entità è su questo bridge tranne quelle che corrispondono a una regola di esclusione."}${hasWithin ? " Le regole «Solo all’interno di» restringono ancora: un’entità deve corrispondere anche a una di esse per ogni tipo." : ""}`,
+    includeHint: "Basta una di queste regole per includere un’entità.",
+    excludeHint: "Una regola che corrisponde esclude l’entità, qualunque cosa dicano le regole di inclusione.",
+    hiddenLeftOut: (n: number) =>
+      `${n === 1 ? "Un’altra entità corrisponde ma è nascosta" : `Altre ${n} entità corrispondono ma sono nascoste`} in Home Assistant, quindi non conteggiat${n === 1 ? "a" : "e"} qui: spunta «Includi le entità nascoste in Home Assistant» sotto le regole per ${n === 1 ? "aggiungerla" : "aggiungerle"}.`,
+    disabledLeftOut: (n: number) =>
+      `${n === 1 ? "Un’altra entità corrisponde ma è disattivata" : `Altre ${n} entità corrispondono ma sono disattivate`} in Home Assistant e mai espost${n === 1 ? "a" : "e"}: ${n === 1 ? "attivala" : "attivale"} lì per ${n === 1 ? "aggiungerla" : "aggiungerle"}.`,
     includeEmpty: "Nessuna regola di inclusione: ogni entità è inclusa (meno le esclusioni).",
     excludeEmpty: "Nessuna regola di esclusione.",
     addRule: "Aggiungi regola",
@@ -282,6 +292,10 @@ export default {
     mappingTitle: (entityId: string) => `Mappatura di ${entityId}`,
     deviceType: "Tipo di dispositivo Matter",
     automatic: "Automatico",
+    typeFits: "Sono proposti solo i tipi adatti a questa entità.",
+    typeNoState:
+      "Home Assistant non ha ancora uno stato per questa entità, quindi il tipo non si può scegliere: vale Automatico.",
+    typeNoneFits: "Nessun tipo di dispositivo Matter è adatto a questa entità.",
     customName: "Nome nei controller",
     customNameHint: "Lascia vuoto per usare il nome di Home Assistant; al massimo 32 caratteri.",
     disabled: "Non esporre questa entità",
@@ -514,6 +528,9 @@ export default {
       failed: "Errore",
       tripped: "Bloccato",
     },
+    needsSettings: "Servono impostazioni",
+    needsSettingsHint:
+      "È in funzione ma non aggiunge dispositivi finché le sue impostazioni non sono salvate: apri Impostazioni.",
     stateHint: {
       disabled: "Attivalo per aggiungere i suoi dispositivi a questo bridge.",
       stopped: "Parte quando il bridge è in esecuzione.",
@@ -594,6 +611,8 @@ export default {
     appVersion: "Versione dell'hub",
     identities: "Identità Matter",
     files: "File",
+    bridgeChanges: (added: number, replaced: number, removed: number) =>
+      `${added} aggiunt${added === 1 ? "o" : "i"}, ${replaced} sostituit${replaced === 1 ? "o" : "i"}, ${removed} rimoss${removed === 1 ? "o" : "i"}`,
     fileChanges: (added: number, replaced: number, removed: number) =>
       `${added} aggiunti, ${replaced} sostituiti, ${removed} rimossi`,
     change: { added: "aggiunto", replaced: "sostituito" },
@@ -717,6 +736,23 @@ export default {
     diagnosticsText: "Eventi dei bridge man mano che accadono.",
     diagnosticsEmpty: "Ancora nessun evento diagnostico.",
     diagnosticsNeedsLive: "La diagnostica in diretta richiede il canale WebSocket, che non è connesso.",
+    activity: "Attività di Home Assistant",
+    activityText: "Conteggiato dall’avvio dell’hub.",
+    eventTypes: {
+      bridge_starting: "Bridge in avvio",
+      bridge_running: "Bridge in funzione",
+      bridge_stopped: "Bridge fermato",
+      bridge_failed: "Bridge in errore",
+      bridge_deleted: "Bridge eliminato",
+      bridge_commissioned: "Bridge associato",
+      bridge_decommissioned: "Bridge dissociato",
+      bridge_fabrics_changed: "Controller cambiati",
+      ha_connected: "Home Assistant connesso",
+      ha_disconnected: "Home Assistant disconnesso",
+      ha_fatal: "Collegamento a Home Assistant fallito",
+      command: "Comando",
+      recovery_attempt: "Tentativo di ripristino",
+    },
     haEvents: "Eventi di stato",
     serviceCalls: "Chiamate di servizio",
     serviceFailures: "Chiamate di servizio non riuscite",

@@ -58,6 +58,8 @@ export default {
     bridges: "Bridges",
     exposedDevices: "Matter-apparaten",
     fabrics: "Gekoppelde controllers",
+    demoNotice:
+      "Demomodus: de hub draait tegen een gesimuleerd Home Assistant-huis, en niets hier bestuurt echte apparaten. Stel HA_URL en HA_TOKEN in om je eigen Home Assistant te verbinden.",
     problems: "Recente problemen",
     noProblems: "Recent geen waarschuwingen of fouten.",
     allLogs: "Alle logboeken",
@@ -126,6 +128,14 @@ export default {
     filter: "Welke entiteiten",
     include: "Opnemen",
     exclude: "Uitsluiten",
+    rulesCombine: (hasInclude: boolean, hasWithin: boolean) =>
+      `${hasInclude ? "Een entiteit staat op deze bridge als ze aan een van de insluitregels voldoet en aan geen enkele uitsluitregel." : "Zonder insluitregel staat elke entiteit op deze bridge, behalve die aan een uitsluitregel voldoen."}${hasWithin ? " De regels ‘Alleen binnen’ beperken dat verder: een entiteit moet ook aan één ervan per soort voldoen." : ""}`,
+    includeHint: "Eén van deze regels is genoeg om een entiteit op te nemen.",
+    excludeHint: "Eén passende regel laat een entiteit weg, wat de insluitregels ook zeggen.",
+    hiddenLeftOut: (n: number) =>
+      `${n === 1 ? "Nog 1 entiteit past maar is" : `Nog ${n} entiteiten passen maar zijn`} verborgen in Home Assistant en dus niet meegeteld: vink ‘In Home Assistant verborgen entiteiten opnemen’ onder de regels aan om ${n === 1 ? "haar" : "ze"} toe te voegen.`,
+    disabledLeftOut: (n: number) =>
+      `${n === 1 ? "Nog 1 entiteit past maar is" : `Nog ${n} entiteiten passen maar zijn`} uitgeschakeld in Home Assistant en worden nooit gedeeld: schakel ${n === 1 ? "haar" : "ze"} daar in om ${n === 1 ? "haar" : "ze"} toe te voegen.`,
     includeEmpty: "Geen opnameregels: elke entiteit wordt opgenomen (min de uitsluitingen).",
     excludeEmpty: "Geen uitsluitregels.",
     addRule: "Regel toevoegen",
@@ -283,6 +293,10 @@ export default {
     mappingTitle: (entityId: string) => `Toewijzing van ${entityId}`,
     deviceType: "Matter-apparaattype",
     automatic: "Automatisch",
+    typeFits: "Alleen de typen die bij deze entiteit passen worden aangeboden.",
+    typeNoState:
+      "Home Assistant heeft nog geen status voor deze entiteit, dus het type kan niet gekozen worden: Automatisch geldt.",
+    typeNoneFits: "Geen enkel Matter-apparaattype past bij deze entiteit.",
     customName: "Naam in controllers",
     customNameHint: "Laat leeg voor de naam uit Home Assistant; hoogstens 32 tekens.",
     disabled: "Deze entiteit niet beschikbaar stellen",
@@ -514,6 +528,8 @@ export default {
       failed: "Mislukt",
       tripped: "Uitgeschakeld na fouten",
     },
+    needsSettings: "Instellingen nodig",
+    needsSettingsHint: "Hij draait maar voegt geen apparaten toe tot zijn instellingen zijn opgeslagen: open Instellingen.",
     stateHint: {
       disabled: "Schakel het in om de apparaten aan deze bridge toe te voegen.",
       stopped: "Start wanneer de bridge draait.",
@@ -594,6 +610,8 @@ export default {
     appVersion: "Hubversie",
     identities: "Matter-identiteiten",
     files: "Bestanden",
+    bridgeChanges: (added: number, replaced: number, removed: number) =>
+      `${added} toegevoegd, ${replaced} vervangen, ${removed} verwijderd`,
     fileChanges: (added: number, replaced: number, removed: number) =>
       `${added} toegevoegd, ${replaced} vervangen, ${removed} verwijderd`,
     change: { added: "toegevoegd", replaced: "vervangen" },
@@ -717,6 +735,23 @@ export default {
     diagnosticsText: "Gebeurtenissen van de bridges zodra ze plaatsvinden.",
     diagnosticsEmpty: "Nog geen diagnosegebeurtenissen.",
     diagnosticsNeedsLive: "Live diagnose heeft het WebSocket-kanaal nodig, dat niet verbonden is.",
+    activity: "Home Assistant-activiteit",
+    activityText: "Geteld sinds de hub is gestart.",
+    eventTypes: {
+      bridge_starting: "Bridge start",
+      bridge_running: "Bridge draait",
+      bridge_stopped: "Bridge gestopt",
+      bridge_failed: "Bridge mislukt",
+      bridge_deleted: "Bridge verwijderd",
+      bridge_commissioned: "Bridge gekoppeld",
+      bridge_decommissioned: "Bridge ontkoppeld",
+      bridge_fabrics_changed: "Controllers gewijzigd",
+      ha_connected: "Home Assistant verbonden",
+      ha_disconnected: "Home Assistant verbroken",
+      ha_fatal: "Verbinding met Home Assistant mislukt",
+      command: "Opdracht",
+      recovery_attempt: "Herstelpoging",
+    },
     haEvents: "Toestandsgebeurtenissen",
     serviceCalls: "Service-aanroepen",
     serviceFailures: "Mislukte service-aanroepen",

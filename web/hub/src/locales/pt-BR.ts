@@ -60,6 +60,8 @@ export default {
     bridges: "Pontes",
     exposedDevices: "Dispositivos Matter",
     fabrics: "Controladores pareados",
+    demoNotice:
+      "Modo demo: o hub funciona com uma casa Home Assistant simulada, e nada aqui controla dispositivos reais. Defina HA_URL e HA_TOKEN para conectar o seu próprio Home Assistant.",
     problems: "Problemas recentes",
     noProblems: "Nenhum aviso ou erro recente.",
     allLogs: "Todos os logs",
@@ -128,6 +130,14 @@ export default {
     filter: "Quais entidades",
     include: "Incluir",
     exclude: "Excluir",
+    rulesCombine: (hasInclude: boolean, hasWithin: boolean) =>
+      `${hasInclude ? "Uma entidade está nesta ponte quando corresponde a qualquer uma das regras de inclusão e a nenhuma regra de exclusão." : "Sem regras de inclusão, toda entidade está nesta ponte, exceto as que correspondem a uma regra de exclusão."}${hasWithin ? " As regras “Somente dentro de” restringem mais: a entidade também precisa corresponder a uma delas de cada tipo." : ""}`,
+    includeHint: "Qualquer uma destas regras basta para incluir uma entidade.",
+    excludeHint: "Uma regra que corresponde deixa a entidade de fora, não importa o que digam as regras de inclusão.",
+    hiddenLeftOut: (n: number) =>
+      `${n === 1 ? "Mais 1 entidade corresponde, mas está oculta" : `Mais ${n} entidades correspondem, mas estão ocultas`} no Home Assistant, por isso não ${n === 1 ? "entra" : "entram"} nesta contagem: marque “Incluir entidades ocultas no Home Assistant” abaixo das regras para ${n === 1 ? "adicioná-la" : "adicioná-las"}.`,
+    disabledLeftOut: (n: number) =>
+      `${n === 1 ? "Mais 1 entidade corresponde, mas está desativada" : `Mais ${n} entidades correspondem, mas estão desativadas`} no Home Assistant e nunca ${n === 1 ? "é exposta" : "são expostas"}: ${n === 1 ? "ative-a" : "ative-as"} lá para ${n === 1 ? "adicioná-la" : "adicioná-las"}.`,
     includeEmpty: "Sem regras de inclusão: todas as entidades são incluídas (menos as exclusões).",
     excludeEmpty: "Sem regras de exclusão.",
     addRule: "Adicionar regra",
@@ -285,6 +295,10 @@ export default {
     mappingTitle: (entityId: string) => `Mapeamento de ${entityId}`,
     deviceType: "Tipo de dispositivo Matter",
     automatic: "Automático",
+    typeFits: "Só são oferecidos os tipos que combinam com esta entidade.",
+    typeNoState:
+      "O Home Assistant ainda não tem estado para esta entidade, então o tipo não pode ser escolhido: vale Automático.",
+    typeNoneFits: "Nenhum tipo de dispositivo Matter combina com esta entidade.",
     customName: "Nome nos controladores",
     customNameHint: "Deixe vazio para usar o nome do Home Assistant; no máximo 32 caracteres.",
     disabled: "Não expor esta entidade",
@@ -516,6 +530,8 @@ export default {
       failed: "Com falha",
       tripped: "Bloqueado",
     },
+    needsSettings: "Precisa de configurações",
+    needsSettingsHint: "Está rodando, mas não adiciona dispositivos até que suas configurações sejam salvas: abra Configurações.",
     stateHint: {
       disabled: "Ative-o para adicionar os dispositivos dele a esta ponte.",
       stopped: "Inicia quando a ponte está em execução.",
@@ -596,6 +612,8 @@ export default {
     appVersion: "Versão do hub",
     identities: "Identidades Matter",
     files: "Arquivos",
+    bridgeChanges: (added: number, replaced: number, removed: number) =>
+      `${added} adicionada${added === 1 ? "" : "s"}, ${replaced} substituída${replaced === 1 ? "" : "s"}, ${removed} removida${removed === 1 ? "" : "s"}`,
     fileChanges: (added: number, replaced: number, removed: number) =>
       `${added} adicionados, ${replaced} substituídos, ${removed} removidos`,
     change: { added: "adicionado", replaced: "substituído" },
@@ -717,6 +735,23 @@ export default {
     diagnosticsText: "Eventos das pontes à medida que acontecem.",
     diagnosticsEmpty: "Ainda sem eventos de diagnóstico.",
     diagnosticsNeedsLive: "O diagnóstico ao vivo precisa do canal WebSocket, que não está conectado.",
+    activity: "Atividade do Home Assistant",
+    activityText: "Contado desde que o hub iniciou.",
+    eventTypes: {
+      bridge_starting: "Ponte iniciando",
+      bridge_running: "Ponte em funcionamento",
+      bridge_stopped: "Ponte parada",
+      bridge_failed: "Ponte com falha",
+      bridge_deleted: "Ponte excluída",
+      bridge_commissioned: "Ponte pareada",
+      bridge_decommissioned: "Ponte despareada",
+      bridge_fabrics_changed: "Controladores alterados",
+      ha_connected: "Home Assistant conectado",
+      ha_disconnected: "Home Assistant desconectado",
+      ha_fatal: "Falha na ligação com o Home Assistant",
+      command: "Comando",
+      recovery_attempt: "Tentativa de recuperação",
+    },
     haEvents: "Eventos de estado",
     serviceCalls: "Chamadas de serviço",
     serviceFailures: "Chamadas de serviço com falha",
