@@ -6,6 +6,7 @@ import type { PublicBranding, PublicServer } from "../api/public-types.ts";
 import { passwordStrength } from "../lib/password-strength.ts";
 import { checkUsername } from "../lib/username-rules.ts";
 import { ENGLISH_ERRORS, P } from "../strings/public.ts";
+import { brandingText } from "./branding-text.ts";
 import { type FieldStatus, SignupField } from "./field.tsx";
 import { useAvailability, useTokenValidity } from "./live-checks.ts";
 
@@ -205,6 +206,10 @@ export function SignupForm({
     }
   };
 
+  const usernameHint = brandingText(branding, "usernameHint");
+  const usernameHintShown =
+    usernameHint.text && usernameHint.lang ? <span lang={usernameHint.lang}>{usernameHint.text}</span> : usernameHint.text;
+
   const legal: ({ href: string; text: string } | null)[] = [
     branding.termsUrl ? { href: branding.termsUrl, text: P.form.terms } : null,
     branding.privacyPolicyUrl ? { href: branding.privacyPolicyUrl, text: P.form.privacy } : null,
@@ -219,7 +224,7 @@ export function SignupForm({
           {failure.detail ? <span lang={failure.detailLang}>{failure.detail}</span> : null}
         </div>
       ) : null}
-      <SignupField label={P.form.username} hint={branding.usernameHint} status={usernameStatus} testId="field-username">
+      <SignupField label={P.form.username} hint={usernameHintShown} status={usernameStatus} testId="field-username">
         {(props) => (
           <div class="su-affix">
             <span aria-hidden="true">@</span>
