@@ -56,6 +56,10 @@ function failureOf(error: unknown): Failure {
   return { code, text, detail, detailLang, field: known ? (ERROR_FIELDS[code] ?? null) : null };
 }
 
+/** What the refused field says under itself: the portal's detail, unless that is English on a translated page. */
+const fieldText = (failure: Failure | null): string =>
+  failure ? (failure.detailLang ? failure.text : (failure.detail ?? failure.text)) : "";
+
 function tokenStatus(validity: ReturnType<typeof useTokenValidity>, prefilled: boolean): FieldStatus {
   switch (validity) {
     case "checking":
@@ -120,7 +124,7 @@ export function SignupForm({
 
   let usernameStatus: FieldStatus = null;
   const usernameFailure = failureOn("username");
-  if (usernameFailure) usernameStatus = { kind: "error", text: usernameFailure.detail ?? usernameFailure.text };
+  if (usernameFailure) usernameStatus = { kind: "error", text: fieldText(usernameFailure) };
   else if (rules.problem && (touched.username || (rules.problem !== "empty" && username !== ""))) {
     usernameStatus = { kind: "error", text: P.username[rules.problem] };
   } else if (rules.problem === null) {
@@ -134,7 +138,7 @@ export function SignupForm({
 
   const level = P.password.levels[strength];
   let passwordStatus: FieldStatus = null;
-  if (failureOn("password")) passwordStatus = { kind: "error", text: failure?.detail ?? failure?.text ?? "" };
+  if (failureOn("password")) passwordStatus = { kind: "error", text: fieldText(failure) };
   else if (password.length > 0 && password.length < 8) {
     passwordStatus = { kind: touched.password ? "error" : "info", text: P.password.tooShort(8 - password.length) };
   } else if (password.length >= 8) {
@@ -151,7 +155,7 @@ export function SignupForm({
   else if (touched.confirm && confirm === "") confirmStatus = { kind: "error", text: P.password.mismatch };
 
   let tokenFieldStatus = tokenStatus(validity, initialToken !== "" && token === initialToken);
-  if (failureOn("token")) tokenFieldStatus = { kind: "error", text: failure?.detail ?? failure?.text ?? "" };
+  if (failureOn("token")) tokenFieldStatus = { kind: "error", text: fieldText(failure) };
   else if (touched.token && token.trim() === "") tokenFieldStatus = { kind: "error", text: P.errors.M_MISSING_PARAM };
 
   /** The field's input handler: a refusal about this field goes once the visitor edits it. */

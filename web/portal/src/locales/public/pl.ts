@@ -67,7 +67,7 @@ export default {
   token: {
     checking: "Sprawdzanie tokenu…",
     valid: "Ten token jest ważny.",
-    invalid: "Ten token jest nieważny: może zawierać literówkę, wygasł, został wykorzystany lub wyłączony.",
+    invalid: "Ten token jest nieważny: może zawierać literówkę albo wygasł, został wykorzystany lub wyłączony.",
     unknown: "Nie udało się teraz sprawdzić tokenu; zostanie sprawdzony podczas rejestracji.",
     prefilled: "Uzupełniony z twojego linku z zaproszeniem.",
   },
