@@ -144,8 +144,9 @@ describe("portal UI: languages (real portal, simulated homeserver, headless Chro
     const alert = page.getByTestId("signup-error");
     await alert.waitFor();
     assert.equal(await alert.locator("strong").textContent(), P.errors.M_UNAUTHORIZED);
-    const detail = alert.locator("span");
-    if ((await detail.count()) > 0) assert.equal(await detail.getAttribute("lang"), "en");
+    assert.equal(await alert.locator("span").getAttribute("lang"), "en");
+    assert.match((await alert.locator("span").textContent()) ?? "", /no uses left/);
+    await page.getByTestId("field-token").getByText(P.errors.M_UNAUTHORIZED).waitFor();
     await shot(page, "de-refused-phone");
     await page.context().close();
   });
