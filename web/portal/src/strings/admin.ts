@@ -3,6 +3,7 @@
  * The public sign-up page's strings are in public.ts beside this file (its bundle does not carry these).
  */
 import type { SettingProblem } from "../../../../portal/src/contract.ts";
+import type { Messages } from "../../../common/i18n.ts";
 import { UI } from "../../../common/strings.ts";
 
 export const A = {
@@ -663,3 +664,5 @@ export const A = {
     anonymous: "Not signed in",
   },
 } as const;
+
+export type AdminMessages = Messages<typeof A>;
