@@ -219,7 +219,7 @@ export default {
     expiryRule: "Elige un momento en el futuro",
     label: "Etiqueta",
     note: "Nota",
-    uses: "Usado",
+    uses: "Usos",
     pending: (n: number) => `${n} en curso`,
     off: "0 (desactivado)",
     never: "Nunca",
