@@ -440,7 +440,7 @@ export default {
     newToken: "Nuevo token de acceso",
     tokenHint: "Se comprueba con el servidor base (whoami), se guarda cifrado y no vuelve a mostrarse.",
     setToken: "Guardar token",
-    defaults: "Activado por defecto",
+    defaults: "Activadas por defecto",
     threadAware: "responde en hilos",
     use: "Usar plantilla",
     useTemplate: (name: string) => `Crear un bot a partir de ${name}`,
