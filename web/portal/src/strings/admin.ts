@@ -1,6 +1,7 @@
 /**
  * Every string the admin console shows, in one place (English). Functions take the values they interpolate.
  * The public sign-up page's strings are in public.ts beside this file (its bundle does not carry these).
+ * Translations: `web/portal/src/locales/admin/<language>.ts` (docs/i18n.md).
  */
 import type { SettingProblem } from "../../../../portal/src/contract.ts";
 import type { Messages } from "../../../common/i18n.ts";
@@ -665,4 +666,5 @@ export const A = {
   },
 } as const;
 
+/** What a translation of the admin console provides (`web/portal/src/locales/admin/<language>.ts`). */
 export type AdminMessages = Messages<typeof A>;
