@@ -24,8 +24,8 @@ const BROWSER_TAGS: Record<Exclude<Language, "en">, string> = {
   pl: "pl-PL",
   "pt-BR": "pt-BR",
 };
-/** The admin console's translations so far (the others are English placeholders). */
-const ADMIN_LANGUAGES = ["de", "fr", "nl"] as const;
+/** Every language the admin console ships besides English. */
+const ADMIN_LANGUAGES = ["de", "fr", "nl", "es", "it", "pl", "pt-BR"] as const;
 const SIZES = [
   { phone: true, suffix: "phone", width: 390 },
   { phone: false, suffix: "desktop", width: 1280 },

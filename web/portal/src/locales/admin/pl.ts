@@ -195,7 +195,7 @@ export default {
     },
   },
   tokens: {
-    title: "Tokeny rejestracji",
+    title: "Tokeny rejestracyjne",
     intro: (server: string) =>
       `Kody zaproszeń do ${server}. Udostępnij link z zaproszeniem: otwiera stronę rejestracji z już wpisanym tokenem.`,
     create: "Nowy token",
