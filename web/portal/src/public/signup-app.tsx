@@ -6,6 +6,7 @@ import { getBranding, getSession, resolveServer, type ServerSelector } from "../
 import type { PublicBranding, PublicServer } from "../api/public-types.ts";
 import { tokenOf } from "../lib/invite-link.ts";
 import { P } from "../strings/public.ts";
+import { brandingText } from "./branding-text.ts";
 import { assetSrc, SignupLayout } from "./layout.tsx";
 import { SignupForm } from "./signup-form.tsx";
 import { SignupSuccess } from "./success.tsx";
@@ -70,8 +71,8 @@ async function load(signal: AbortSignal): Promise<Loaded> {
 function useDocumentBranding(branding: PublicBranding | undefined): void {
   useEffect(() => {
     if (!branding) return;
-    document.title = branding.appTitle;
-    document.documentElement.lang = branding.locale || "en";
+    // <html lang> is the page's language (set when it loaded); a custom title keeps its own in the branded frame.
+    document.title = brandingText(branding, "appTitle").text;
     const favicon = assetSrc(branding.faviconUrl);
     if (favicon) {
       let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');

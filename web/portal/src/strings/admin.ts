@@ -1,8 +1,10 @@
 /**
  * Every string the admin console shows, in one place (English). Functions take the values they interpolate.
  * The public sign-up page's strings are in public.ts beside this file (its bundle does not carry these).
+ * Translations: `web/portal/src/locales/admin/<language>.ts` (docs/i18n.md).
  */
 import type { SettingProblem } from "../../../../portal/src/contract.ts";
+import type { Messages } from "../../../common/i18n.ts";
 import { UI } from "../../../common/strings.ts";
 
 export const A = {
@@ -719,3 +721,6 @@ export const A = {
     anonymous: "Not signed in",
   },
 } as const;
+
+/** What a translation of the admin console provides (`web/portal/src/locales/admin/<language>.ts`). */
+export type AdminMessages = Messages<typeof A>;
