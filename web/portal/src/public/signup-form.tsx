@@ -70,10 +70,11 @@ function tokenStatus(validity: TokenValidity, prefilled: boolean): FieldStatus {
     case "exhausted":
     case "disabled":
     case "expired":
-    case "invalid":
       return { kind: "error", text: P.token[validity.state] };
+    // A typed token the server does not know is most likely mistyped: the general sentence says so first.
     case "unknown":
-      return { kind: "error", text: P.token.notFound };
+    case "invalid":
+      return { kind: "error", text: P.token.invalid };
     case "unchecked":
       return { kind: "info", text: P.token.unknown };
     default:

@@ -95,7 +95,6 @@ export const P = {
     exhausted: "This token has been used up.",
     disabled: "This token has been disabled.",
     expired: "This token has expired.",
-    notFound: "This token does not exist on this server. Check it for typing mistakes.",
     unknown: "The token could not be checked now; it will be checked when you sign up.",
     prefilled: "Filled in from your invitation link.",
   },

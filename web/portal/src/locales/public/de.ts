@@ -69,7 +69,6 @@ export default {
     exhausted: P.token.exhausted,
     disabled: P.token.disabled,
     expired: P.token.expired,
-    notFound: P.token.notFound,
   },
 
   // TODO(invite23): English until the invite texts are translated (issue 23).
