@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_DE } from "../../../../common/locales/de.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("de");
 
@@ -243,17 +243,69 @@ export default {
     deleteTitle: (token: string) => `${token} löschen?`,
     deleteText: "Das Token wird auf dem Homeserver gelöscht. Damit erstellte Konten bleiben bestehen.",
     deleted: (token: string) => `${token} gelöscht`,
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    invite: A.tokens.invite,
-    inviteLabel: A.tokens.inviteLabel,
-    showInvite: A.tokens.showInvite,
-    batch: A.tokens.batch,
-    sheetOf: A.tokens.sheetOf,
+    invite: "Einladung",
+    inviteLabel: (token: string) => `Einladungslink und QR-Code von ${token}`,
+    showInvite: "QR-Code und Drucken",
+    batch: "Mehrere Einladungen",
+    sheetOf: (label: string) => `${label}: die druckbaren Karten aller Tokens mit dieser Beschriftung`,
   },
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: A.invite,
-  batch: A.batch,
-  sheet: A.sheet,
+  invite: {
+    title: (token: string) => `Einladung ${token}`,
+    intro:
+      "Schicke den Link oder lass den Code scannen: Er öffnet die Registrierungsseite mit deinem Server und diesem Token ausgefüllt. Die Seite prüft zuerst das Token und sagt klar, ob es noch verwendet werden kann.",
+    link: "Einladungslink",
+    copy: "Link kopieren",
+    copyLabel: "Einladungslink kopieren",
+    downloadSvg: "SVG herunterladen",
+    downloadPng: "PNG herunterladen",
+    print: "Drucken",
+    qrLabel: (token: string) => `QR-Code des Einladungslinks für ${token}`,
+    privacy:
+      "Das Token steht im Link hinter dem #: Diesen Teil senden Browser nie, daher landet es weder in Server-Logs noch in Referrern, und Chat-Apps, die den Link für eine Vorschau abrufen, sehen oder verwenden es nie.",
+    notUsable: (status: string) =>
+      `Dieses Token kann gerade nicht verwendet werden (${status}). Die Registrierungsseite sagt das allen, die den Link öffnen.`,
+    localHost: (host: string) =>
+      `Der Link verwendet ${host}, die Adresse, unter der du diese Verwaltung geöffnet hast; Leute außerhalb deines Netzwerks können sie nicht öffnen. Gib dem Server eine öffentliche Domain oder öffne die Verwaltung über die öffentliche Adresse des Portals.`,
+    loadFailed: "Das Token konnte nicht geladen werden",
+    card: {
+      scan: "Scannen, um dein Konto zu erstellen",
+      on: (server: string) => `auf ${server}`,
+      code: "Einladungscode",
+      orOpen: "oder öffne",
+    },
+  },
+  batch: {
+    title: "Mehrere Einladungen",
+    intro: (max: number) =>
+      `Einmal-Tokens unter einer Beschriftung, für einen gedruckten Bogen mit QR-Karten oder eine CSV-Datei. Höchstens ${max} auf einmal; das Portal erzeugt sie aus Buchstaben und Ziffern, die man nicht verwechseln kann.`,
+    count: "Wie viele",
+    countRule: (max: number) => `Eine ganze Zahl von 1 bis ${max}`,
+    label: "Beschriftung",
+    labelHint: "Benennt die Einladungen: auf dem Bogen, in der Token-Liste und im Audit-Log.",
+    labelRule: "Eine Beschriftung ist erforderlich",
+    submit: (count: number) => p(count, { one: `${count} Einladung erstellen`, other: `${count} Einladungen erstellen` }),
+    failed: "Die Einladungen konnten nicht erstellt werden",
+    created: (count: number, label: string) =>
+      p(count, { one: `${count} Einladung „${label}“ erstellt`, other: `${count} Einladungen „${label}“ erstellt` }),
+  },
+  sheet: {
+    title: (label: string) => `Einladungen „${label}“`,
+    intro: "Eine Karte pro Token. Drucke den Bogen oder lade die Liste als CSV für einen Serienbrief herunter.",
+    print: "Drucken",
+    csv: "CSV herunterladen",
+    includeUsed: "Auch aufgebrauchte, abgelaufene und deaktivierte anzeigen",
+    count: (shown: number, total: number) =>
+      shown === total
+        ? p(total, { one: `${total} Einladung`, other: `${total} Einladungen` })
+        : p(shown, {
+            one: `${shown} von ${total} Einladungen kann noch verwendet werden`,
+            other: `${shown} von ${total} Einladungen können noch verwendet werden`,
+          }),
+    none: "Kein Token hat diese Beschriftung",
+    noneUsable: "Keine dieser Einladungen kann noch verwendet werden",
+    back: "Tokens",
+    loadFailed: "Die Einladungen konnten nicht geladen werden",
+  },
   branding: {
     title: "Branding",
     intro:

@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_ES } from "../../../../common/locales/es.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("es");
 
@@ -243,17 +243,69 @@ export default {
     deleteTitle: (token: string) => `¿Eliminar ${token}?`,
     deleteText: "El token se elimina en el servidor base. Las cuentas creadas con él se mantienen.",
     deleted: (token: string) => `${token} eliminado`,
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    invite: A.tokens.invite,
-    inviteLabel: A.tokens.inviteLabel,
-    showInvite: A.tokens.showInvite,
-    batch: A.tokens.batch,
-    sheetOf: A.tokens.sheetOf,
+    invite: "Invitación",
+    inviteLabel: (token: string) => `Enlace de invitación y código QR de ${token}`,
+    showInvite: "Código QR e impresión",
+    batch: "Lote de invitaciones",
+    sheetOf: (label: string) => `${label}: las tarjetas imprimibles de todos los tokens con esta etiqueta`,
   },
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: A.invite,
-  batch: A.batch,
-  sheet: A.sheet,
+  invite: {
+    title: (token: string) => `Invitación ${token}`,
+    intro:
+      "Envía el enlace o deja que escaneen el código: abre la página de registro con tu servidor y este token ya rellenados. La página comprueba primero el token y dice claramente si todavía se puede usar.",
+    link: "Enlace de invitación",
+    copy: "Copiar enlace",
+    copyLabel: "Copiar el enlace de invitación",
+    downloadSvg: "Descargar SVG",
+    downloadPng: "Descargar PNG",
+    print: "Imprimir",
+    qrLabel: (token: string) => `Código QR del enlace de invitación de ${token}`,
+    privacy:
+      "El token va después del # en el enlace: los navegadores nunca envían esa parte, así que no aparece en los registros del servidor ni en los referentes, y las apps de chat que abren el enlace para una vista previa nunca lo ven ni lo usan.",
+    notUsable: (status: string) =>
+      `Este token no se puede usar ahora (${status}). La página de registro se lo dirá a quien abra el enlace.`,
+    localHost: (host: string) =>
+      `El enlace usa ${host}, la dirección con la que abriste esta consola de administración, que las personas de fuera de tu red no pueden abrir. Dale al servidor un dominio público o abre la consola desde la dirección pública del portal.`,
+    loadFailed: "No se pudo cargar el token",
+    card: {
+      scan: "Escanea para crear tu cuenta",
+      on: (server: string) => `en ${server}`,
+      code: "Código de invitación",
+      orOpen: "o abre",
+    },
+  },
+  batch: {
+    title: "Lote de invitaciones",
+    intro: (max: number) =>
+      `Tokens de un solo uso bajo una misma etiqueta, para una hoja impresa de tarjetas QR o un CSV. Como máximo ${max} a la vez; el portal los genera con letras y cifras que no se pueden confundir entre sí.`,
+    count: "Cuántas",
+    countRule: (max: number) => `Un número entero de 1 a ${max}`,
+    label: "Etiqueta",
+    labelHint: "Da nombre al lote: en la hoja, en la lista de tokens y en el registro de auditoría.",
+    labelRule: "La etiqueta es obligatoria",
+    submit: (count: number) => p(count, { one: `Crear ${count} invitación`, other: `Crear ${count} invitaciones` }),
+    failed: "No se pudo crear el lote",
+    created: (count: number, label: string) =>
+      p(count, { one: `${count} invitación «${label}» creada`, other: `${count} invitaciones «${label}» creadas` }),
+  },
+  sheet: {
+    title: (label: string) => `Invitaciones «${label}»`,
+    intro: "Una tarjeta por token. Imprime la hoja o descarga la lista en CSV para una combinación de correspondencia.",
+    print: "Imprimir",
+    csv: "Descargar CSV",
+    includeUsed: "Mostrar también las agotadas, caducadas y desactivadas",
+    count: (shown: number, total: number) =>
+      shown === total
+        ? p(total, { one: `${total} invitación`, other: `${total} invitaciones` })
+        : p(shown, {
+            one: `${shown} de ${total} invitaciones todavía se puede usar`,
+            other: `${shown} de ${total} invitaciones todavía se pueden usar`,
+          }),
+    none: "Ningún token tiene esta etiqueta",
+    noneUsable: "Ya no se puede usar ninguna de estas invitaciones",
+    back: "Tokens",
+    loadFailed: "No se pudieron cargar las invitaciones",
+  },
   branding: {
     title: "Personalización",
     intro:

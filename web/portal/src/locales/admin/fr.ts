@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_FR } from "../../../../common/locales/fr.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("fr");
 
@@ -243,17 +243,69 @@ export default {
     deleteTitle: (token: string) => `Supprimer ${token} ?`,
     deleteText: "Le jeton est supprimé sur le serveur d’accueil. Les comptes créés avec restent.",
     deleted: (token: string) => `${token} supprimé`,
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    invite: A.tokens.invite,
-    inviteLabel: A.tokens.inviteLabel,
-    showInvite: A.tokens.showInvite,
-    batch: A.tokens.batch,
-    sheetOf: A.tokens.sheetOf,
+    invite: "Invitation",
+    inviteLabel: (token: string) => `Lien d’invitation et code QR de ${token}`,
+    showInvite: "Code QR et impression",
+    batch: "Lot d’invitations",
+    sheetOf: (label: string) => `${label} : les cartes imprimables de tous les jetons portant ce libellé`,
   },
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: A.invite,
-  batch: A.batch,
-  sheet: A.sheet,
+  invite: {
+    title: (token: string) => `Invitation ${token}`,
+    intro:
+      "Envoyez le lien ou faites scanner le code : il ouvre la page d’inscription avec votre serveur et ce jeton déjà remplis. La page vérifie d’abord le jeton et indique clairement s’il peut encore être utilisé.",
+    link: "Lien d’invitation",
+    copy: "Copier le lien",
+    copyLabel: "Copier le lien d’invitation",
+    downloadSvg: "Télécharger le SVG",
+    downloadPng: "Télécharger le PNG",
+    print: "Imprimer",
+    qrLabel: (token: string) => `Code QR du lien d’invitation pour ${token}`,
+    privacy:
+      "Le jeton se trouve après le # dans le lien : les navigateurs n’envoient jamais cette partie, il reste donc hors des journaux des serveurs et des référents, et les applications de messagerie qui chargent le lien pour un aperçu ne le voient ni ne l’utilisent jamais.",
+    notUsable: (status: string) =>
+      `Ce jeton ne peut pas être utilisé pour l’instant (${status}). La page d’inscription l’indiquera à toute personne qui ouvre le lien.`,
+    localHost: (host: string) =>
+      `Le lien utilise ${host}, l’adresse par laquelle vous avez ouvert cette console d’administration, que les personnes hors de votre réseau ne peuvent pas ouvrir. Donnez au serveur un domaine public, ou ouvrez la console via l’adresse publique du portail.`,
+    loadFailed: "Le jeton n’a pas pu être chargé",
+    card: {
+      scan: "Scannez pour créer votre compte",
+      on: (server: string) => `sur ${server}`,
+      code: "Code d’invitation",
+      orOpen: "ou ouvrez",
+    },
+  },
+  batch: {
+    title: "Lot d’invitations",
+    intro: (max: number) =>
+      `Des jetons à usage unique sous un même libellé, pour une feuille imprimée de cartes QR ou un fichier CSV. ${max} au maximum à la fois ; le portail les génère à partir de lettres et de chiffres impossibles à confondre.`,
+    count: "Combien",
+    countRule: (max: number) => `Un nombre entier de 1 à ${max}`,
+    label: "Libellé",
+    labelHint: "Nomme le lot : sur la feuille, dans la liste des jetons et dans le journal d’audit.",
+    labelRule: "Un libellé est obligatoire",
+    submit: (count: number) => p(count, { one: `Créer ${count} invitation`, other: `Créer ${count} invitations` }),
+    failed: "Le lot n’a pas pu être créé",
+    created: (count: number, label: string) =>
+      p(count, { one: `${count} invitation « ${label} » créée`, other: `${count} invitations « ${label} » créées` }),
+  },
+  sheet: {
+    title: (label: string) => `Invitations « ${label} »`,
+    intro: "Une carte par jeton. Imprimez la feuille, ou téléchargez la liste en CSV pour un publipostage.",
+    print: "Imprimer",
+    csv: "Télécharger le CSV",
+    includeUsed: "Afficher aussi celles qui sont épuisées, expirées ou désactivées",
+    count: (shown: number, total: number) =>
+      shown === total
+        ? p(total, { one: `${total} invitation`, other: `${total} invitations` })
+        : p(shown, {
+            one: `${shown} invitation sur ${total} peut encore être utilisée`,
+            other: `${shown} invitations sur ${total} peuvent encore être utilisées`,
+          }),
+    none: "Aucun jeton ne porte ce libellé",
+    noneUsable: "Aucune de ces invitations ne peut encore être utilisée",
+    back: "Jetons",
+    loadFailed: "Les invitations n’ont pas pu être chargées",
+  },
   branding: {
     title: "Image de marque",
     intro:

@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_IT } from "../../../../common/locales/it.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("it");
 
@@ -242,17 +242,69 @@ export default {
     deleteTitle: (token: string) => `Eliminare ${token}?`,
     deleteText: "Il token viene eliminato sull'homeserver. Gli account creati con esso restano.",
     deleted: (token: string) => `${token} eliminato`,
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    invite: A.tokens.invite,
-    inviteLabel: A.tokens.inviteLabel,
-    showInvite: A.tokens.showInvite,
-    batch: A.tokens.batch,
-    sheetOf: A.tokens.sheetOf,
+    invite: "Invito",
+    inviteLabel: (token: string) => `Link di invito e codice QR di ${token}`,
+    showInvite: "Codice QR e stampa",
+    batch: "Inviti in blocco",
+    sheetOf: (label: string) => `${label}: le schede stampabili di tutti i token con questa etichetta`,
   },
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: A.invite,
-  batch: A.batch,
-  sheet: A.sheet,
+  invite: {
+    title: (token: string) => `Invito ${token}`,
+    intro:
+      "Invia il link o fai scansionare il codice: apre la pagina di registrazione con il tuo server e questo token già compilati. La pagina verifica prima il token e dice chiaramente se si può ancora usare.",
+    link: "Link di invito",
+    copy: "Copia link",
+    copyLabel: "Copia il link di invito",
+    downloadSvg: "Scarica SVG",
+    downloadPng: "Scarica PNG",
+    print: "Stampa",
+    qrLabel: (token: string) => `Codice QR del link di invito per ${token}`,
+    privacy:
+      "Il token si trova dopo il # nel link: i browser non inviano mai quella parte, quindi resta fuori dai log del server e dai referrer, e le app di chat che aprono il link per un’anteprima non lo vedono né lo usano mai.",
+    notUsable: (status: string) =>
+      `Questo token non può essere usato ora (${status}). La pagina di registrazione lo dirà a chiunque apra il link.`,
+    localHost: (host: string) =>
+      `Il link usa ${host}, l’indirizzo con cui hai aperto questa console di amministrazione, che le persone fuori dalla tua rete non possono aprire. Assegna al server un dominio pubblico o apri la console tramite l’indirizzo pubblico del portale.`,
+    loadFailed: "Impossibile caricare il token",
+    card: {
+      scan: "Scansiona per creare il tuo account",
+      on: (server: string) => `su ${server}`,
+      code: "Codice d’invito",
+      orOpen: "oppure apri",
+    },
+  },
+  batch: {
+    title: "Inviti in blocco",
+    intro: (max: number) =>
+      `Token monouso sotto un’unica etichetta, per un foglio stampato di schede QR o un CSV. Al massimo ${max} alla volta; il portale li genera con lettere e cifre che non si possono confondere tra loro.`,
+    count: "Quanti",
+    countRule: (max: number) => `Un numero intero da 1 a ${max}`,
+    label: "Etichetta",
+    labelHint: "Dà un nome al blocco: sul foglio, nell’elenco dei token e nel registro di controllo.",
+    labelRule: "L’etichetta è obbligatoria",
+    submit: (count: number) => p(count, { one: `Crea ${count} invito`, other: `Crea ${count} inviti` }),
+    failed: "Impossibile creare gli inviti",
+    created: (count: number, label: string) =>
+      p(count, { one: `${count} invito «${label}» creato`, other: `${count} inviti «${label}» creati` }),
+  },
+  sheet: {
+    title: (label: string) => `Inviti «${label}»`,
+    intro: "Una scheda per token. Stampa il foglio o scarica l’elenco in CSV per una stampa unione.",
+    print: "Stampa",
+    csv: "Scarica CSV",
+    includeUsed: "Mostra anche quelli esauriti, scaduti e disattivati",
+    count: (shown: number, total: number) =>
+      shown === total
+        ? p(total, { one: `${total} invito`, other: `${total} inviti` })
+        : p(shown, {
+            one: `${shown} invito su ${total} può ancora essere usato`,
+            other: `${shown} inviti su ${total} possono ancora essere usati`,
+          }),
+    none: "Nessun token ha questa etichetta",
+    noneUsable: "Nessuno di questi inviti può ancora essere usato",
+    back: "Token",
+    loadFailed: "Impossibile caricare gli inviti",
+  },
   branding: {
     title: "Personalizzazione",
     intro:

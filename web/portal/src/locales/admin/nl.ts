@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_NL } from "../../../../common/locales/nl.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("nl");
 
@@ -241,17 +241,69 @@ export default {
     deleteTitle: (token: string) => `${token} verwijderen?`,
     deleteText: "Het token wordt op de homeserver verwijderd. Accounts die ermee zijn aangemaakt, blijven bestaan.",
     deleted: (token: string) => `${token} verwijderd`,
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    invite: A.tokens.invite,
-    inviteLabel: A.tokens.inviteLabel,
-    showInvite: A.tokens.showInvite,
-    batch: A.tokens.batch,
-    sheetOf: A.tokens.sheetOf,
+    invite: "Uitnodiging",
+    inviteLabel: (token: string) => `Uitnodigingslink en QR-code van ${token}`,
+    showInvite: "QR-code en afdrukken",
+    batch: "Reeks uitnodigingen",
+    sheetOf: (label: string) => `${label}: de afdrukbare kaarten van alle tokens met dit label`,
   },
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: A.invite,
-  batch: A.batch,
-  sheet: A.sheet,
+  invite: {
+    title: (token: string) => `Uitnodiging ${token}`,
+    intro:
+      "Stuur de link of laat de code scannen: die opent de aanmeldpagina met je server en dit token al ingevuld. De pagina controleert eerst het token en zegt duidelijk of het nog te gebruiken is.",
+    link: "Uitnodigingslink",
+    copy: "Link kopiëren",
+    copyLabel: "Uitnodigingslink kopiëren",
+    downloadSvg: "SVG downloaden",
+    downloadPng: "PNG downloaden",
+    print: "Afdrukken",
+    qrLabel: (token: string) => `QR-code van de uitnodigingslink voor ${token}`,
+    privacy:
+      "Het token staat in de link na de #: dat deel sturen browsers nooit mee, dus het komt niet in serverlogs of referrers terecht, en chat-apps die de link ophalen voor een voorbeeld zien of gebruiken het nooit.",
+    notUsable: (status: string) =>
+      `Dit token kan nu niet worden gebruikt (${status}). De aanmeldpagina meldt dat aan iedereen die de link opent.`,
+    localHost: (host: string) =>
+      `De link gebruikt ${host}, het adres waarmee je dit beheer hebt geopend, en dat kunnen mensen buiten je netwerk niet openen. Geef de server een openbaar domein, of open het beheer via het openbare adres van het portaal.`,
+    loadFailed: "Het token kon niet worden geladen",
+    card: {
+      scan: "Scan om je account aan te maken",
+      on: (server: string) => `op ${server}`,
+      code: "Uitnodigingscode",
+      orOpen: "of open",
+    },
+  },
+  batch: {
+    title: "Reeks uitnodigingen",
+    intro: (max: number) =>
+      `Tokens voor eenmalig gebruik onder één label, voor een afgedrukt vel met QR-kaarten of een CSV-bestand. Maximaal ${max} tegelijk; het portaal maakt ze van letters en cijfers die niet met elkaar te verwarren zijn.`,
+    count: "Hoeveel",
+    countRule: (max: number) => `Een geheel getal van 1 tot en met ${max}`,
+    label: "Label",
+    labelHint: "Geeft de reeks een naam: op het vel, in de tokenlijst en in het auditlog.",
+    labelRule: "Een label is verplicht",
+    submit: (count: number) => p(count, { one: `${count} uitnodiging aanmaken`, other: `${count} uitnodigingen aanmaken` }),
+    failed: "De reeks kon niet worden aangemaakt",
+    created: (count: number, label: string) =>
+      p(count, { one: `${count} uitnodiging ‘${label}’ aangemaakt`, other: `${count} uitnodigingen ‘${label}’ aangemaakt` }),
+  },
+  sheet: {
+    title: (label: string) => `Uitnodigingen ‘${label}’`,
+    intro: "Eén kaart per token. Druk het vel af, of download de lijst als CSV voor een mailmerge.",
+    print: "Afdrukken",
+    csv: "CSV downloaden",
+    includeUsed: "Ook opgebruikte, verlopen en uitgeschakelde tonen",
+    count: (shown: number, total: number) =>
+      shown === total
+        ? p(total, { one: `${total} uitnodiging`, other: `${total} uitnodigingen` })
+        : p(shown, {
+            one: `${shown} van ${total} uitnodigingen is nog te gebruiken`,
+            other: `${shown} van ${total} uitnodigingen zijn nog te gebruiken`,
+          }),
+    none: "Geen enkel token heeft dit label",
+    noneUsable: "Geen van deze uitnodigingen is nog te gebruiken",
+    back: "Tokens",
+    loadFailed: "De uitnodigingen konden niet worden geladen",
+  },
   branding: {
     title: "Huisstijl",
     intro:

@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_PL } from "../../../../common/locales/pl.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("pl");
 /** "n noun" in the form Intl.PluralRules picks: one (1), few (2–4, 22–24…), many (0, 5–21…); fractions take few. */
@@ -245,17 +245,65 @@ export default {
     deleteTitle: (token: string) => `Usunąć ${token}?`,
     deleteText: "Token zostanie usunięty z serwera domowego. Konta nim utworzone pozostają.",
     deleted: (token: string) => `Usunięto ${token}`,
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    invite: A.tokens.invite,
-    inviteLabel: A.tokens.inviteLabel,
-    showInvite: A.tokens.showInvite,
-    batch: A.tokens.batch,
-    sheetOf: A.tokens.sheetOf,
+    invite: "Zaproszenie",
+    inviteLabel: (token: string) => `Link z zaproszeniem i kod QR dla ${token}`,
+    showInvite: "Kod QR i drukowanie",
+    batch: "Pakiet zaproszeń",
+    sheetOf: (label: string) => `${label}: karty do druku wszystkich tokenów z tą etykietą`,
   },
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: A.invite,
-  batch: A.batch,
-  sheet: A.sheet,
+  invite: {
+    title: (token: string) => `Zaproszenie ${token}`,
+    intro:
+      "Wyślij link albo daj zeskanować kod: otwiera on stronę rejestracji z wypełnionym twoim serwerem i tym tokenem. Strona najpierw sprawdza token i jasno informuje, czy można go jeszcze użyć.",
+    link: "Link z zaproszeniem",
+    copy: "Kopiuj link",
+    copyLabel: "Kopiuj link z zaproszeniem",
+    downloadSvg: "Pobierz SVG",
+    downloadPng: "Pobierz PNG",
+    print: "Drukuj",
+    qrLabel: (token: string) => `Kod QR linku z zaproszeniem dla ${token}`,
+    privacy:
+      "Token jest w linku po znaku #: przeglądarki nigdy nie wysyłają tej części, więc nie trafia on do logów serwera ani do nagłówków Referer, a komunikatory, które pobierają link do podglądu, nigdy go nie widzą ani nie używają.",
+    notUsable: (status: string) =>
+      `Tego tokenu nie można teraz użyć (${status}). Strona rejestracji poinformuje o tym każdego, kto otworzy link.`,
+    localHost: (host: string) =>
+      `Link używa adresu ${host}, pod którym otwarto ten panel administracyjny, a osoby spoza twojej sieci nie mogą go otworzyć. Nadaj serwerowi publiczną domenę albo otwórz panel przez publiczny adres portalu.`,
+    loadFailed: "Nie udało się wczytać tokenu",
+    card: {
+      scan: "Zeskanuj, aby założyć konto",
+      on: (server: string) => `na ${server}`,
+      code: "Kod zaproszenia",
+      orOpen: "lub otwórz",
+    },
+  },
+  batch: {
+    title: "Pakiet zaproszeń",
+    intro: (max: number) =>
+      `Jednorazowe tokeny pod jedną etykietą, do wydruku arkusza kart z kodami QR albo do pliku CSV. Najwyżej ${max} naraz; portal tworzy je z liter i cyfr, których nie da się ze sobą pomylić.`,
+    count: "Ile",
+    countRule: (max: number) => `Liczba całkowita od 1 do ${max}`,
+    label: "Etykieta",
+    labelHint: "Nazywa pakiet: na arkuszu, na liście tokenów i w dzienniku audytu.",
+    labelRule: "Etykieta jest wymagana",
+    submit: (count: number) => `Utwórz ${n3(count, "zaproszenie", "zaproszenia", "zaproszeń")}`,
+    failed: "Nie udało się utworzyć pakietu",
+    created: (count: number, label: string) => `Utworzono ${n3(count, "zaproszenie", "zaproszenia", "zaproszeń")} „${label}”`,
+  },
+  sheet: {
+    title: (label: string) => `Zaproszenia „${label}”`,
+    intro: "Jedna karta na token. Wydrukuj arkusz albo pobierz listę jako CSV do korespondencji seryjnej.",
+    print: "Drukuj",
+    csv: "Pobierz CSV",
+    includeUsed: "Pokaż też wykorzystane, wygasłe i wyłączone",
+    count: (shown: number, total: number) =>
+      shown === total
+        ? n3(total, "zaproszenie", "zaproszenia", "zaproszeń")
+        : `Nadal można użyć ${shown} z ${total} ${total === 1 ? "zaproszenia" : "zaproszeń"}`,
+    none: "Żaden token nie ma tej etykiety",
+    noneUsable: "Żadnego z tych zaproszeń nie można już użyć",
+    back: "Tokeny",
+    loadFailed: "Nie udało się wczytać zaproszeń",
+  },
   branding: {
     title: "Personalizacja",
     intro:

@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { type PluralForms, plurals } from "../../../../common/i18n.ts";
 import { UI_PTBR } from "../../../../common/locales/pt-BR.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const rules = plurals("pt-BR");
 /** CLDR puts 0 with 1 in Portuguese ("0 entrada"); Brazilian usage counts zero in the plural ("0 entradas"). */
@@ -245,17 +245,69 @@ export default {
     deleteTitle: (token: string) => `Excluir ${token}?`,
     deleteText: "O token é excluído no servidor local. As contas criadas com ele continuam.",
     deleted: (token: string) => `${token} excluído`,
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    invite: A.tokens.invite,
-    inviteLabel: A.tokens.inviteLabel,
-    showInvite: A.tokens.showInvite,
-    batch: A.tokens.batch,
-    sheetOf: A.tokens.sheetOf,
+    invite: "Convite",
+    inviteLabel: (token: string) => `Link de convite e código QR de ${token}`,
+    showInvite: "Código QR e impressão",
+    batch: "Lote de convites",
+    sheetOf: (label: string) => `${label}: os cartões para impressão de todos os tokens com este rótulo`,
   },
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: A.invite,
-  batch: A.batch,
-  sheet: A.sheet,
+  invite: {
+    title: (token: string) => `Convite ${token}`,
+    intro:
+      "Envie o link ou deixe as pessoas escanearem o código: ele abre a página de cadastro com o seu servidor e este token já preenchidos. A página verifica o token primeiro e diz claramente se ele ainda pode ser usado.",
+    link: "Link de convite",
+    copy: "Copiar link",
+    copyLabel: "Copiar o link de convite",
+    downloadSvg: "Baixar SVG",
+    downloadPng: "Baixar PNG",
+    print: "Imprimir",
+    qrLabel: (token: string) => `Código QR do link de convite de ${token}`,
+    privacy:
+      "O token fica depois do # no link: os navegadores nunca enviam essa parte, então ele fica fora dos logs do servidor e dos referenciadores, e apps de chat que buscam o link para gerar uma prévia nunca o veem nem o usam.",
+    notUsable: (status: string) =>
+      `Este token não pode ser usado agora (${status}). A página de cadastro vai avisar isso a quem abrir o link.`,
+    localHost: (host: string) =>
+      `O link usa ${host}, o endereço com que você abriu este painel de administração, que pessoas fora da sua rede não conseguem abrir. Dê ao servidor um domínio público ou abra o painel pelo endereço público do portal.`,
+    loadFailed: "Não foi possível carregar o token",
+    card: {
+      scan: "Escaneie para criar sua conta",
+      on: (server: string) => `em ${server}`,
+      code: "Código de convite",
+      orOpen: "ou abra",
+    },
+  },
+  batch: {
+    title: "Lote de convites",
+    intro: (max: number) =>
+      `Tokens de uso único sob um mesmo rótulo, para uma folha impressa de cartões com QR ou um CSV. No máximo ${max} por vez; o portal os gera com letras e números que não podem ser confundidos entre si.`,
+    count: "Quantos",
+    countRule: (max: number) => `Um número inteiro de 1 a ${max}`,
+    label: "Rótulo",
+    labelHint: "Dá nome ao lote: na folha, na lista de tokens e no registro de auditoria.",
+    labelRule: "O rótulo é obrigatório",
+    submit: (count: number) => p(count, { one: `Criar ${count} convite`, other: `Criar ${count} convites` }),
+    failed: "Não foi possível criar o lote",
+    created: (count: number, label: string) =>
+      p(count, { one: `${count} convite “${label}” criado`, other: `${count} convites “${label}” criados` }),
+  },
+  sheet: {
+    title: (label: string) => `Convites “${label}”`,
+    intro: "Um cartão por token. Imprima a folha ou baixe a lista em CSV para uma mala direta.",
+    print: "Imprimir",
+    csv: "Baixar CSV",
+    includeUsed: "Mostrar também os esgotados, expirados e desativados",
+    count: (shown: number, total: number) =>
+      shown === total
+        ? p(total, { one: `${total} convite`, other: `${total} convites` })
+        : p(shown, {
+            one: `${shown} de ${total} convites ainda pode ser usado`,
+            other: `${shown} de ${total} convites ainda podem ser usados`,
+          }),
+    none: "Nenhum token tem este rótulo",
+    noneUsable: "Nenhum destes convites pode mais ser usado",
+    back: "Tokens",
+    loadFailed: "Não foi possível carregar os convites",
+  },
   branding: {
     title: "Personalização",
     intro:

@@ -1,6 +1,6 @@
 /** The public sign-up page in German (docs/i18n.md). Informal "du", as Home Assistant's and Element's German. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("de");
 
@@ -65,14 +65,32 @@ export default {
     invalid: "Dieses Token ist ungültig: Vielleicht ist es vertippt, abgelaufen, aufgebraucht oder deaktiviert.",
     unknown: "Das Token konnte gerade nicht geprüft werden; es wird bei der Registrierung geprüft.",
     prefilled: "Aus deinem Einladungslink übernommen.",
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    exhausted: P.token.exhausted,
-    disabled: P.token.disabled,
-    expired: P.token.expired,
+    exhausted: "Dieses Token ist aufgebraucht.",
+    disabled: "Dieses Token wurde deaktiviert.",
+    expired: "Dieses Token ist abgelaufen.",
   },
 
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: P.invite,
+  invite: {
+    checking: "Deine Einladung wird geprüft…",
+    valid: "Deine Einladung ist gültig",
+    validText: (server: string) => `Wähle unten einen Benutzernamen und ein Passwort, um dein Konto auf ${server} zu erstellen.`,
+    validUntil: (when: string) => `Sie gilt bis ${when}.`,
+    exhausted: "Diese Einladung ist aufgebraucht",
+    exhaustedText:
+      "Sie wurde schon so oft genutzt wie möglich. Bitte die Person, die dich eingeladen hat, um eine neue Einladung.",
+    disabled: "Diese Einladung wurde zurückgezogen",
+    disabledText: "Die Admins des Servers haben sie abgeschaltet. Bitte die Person, die dich eingeladen hat, um eine neue.",
+    expired: "Diese Einladung ist abgelaufen",
+    expiredText: "Bitte die Person, die dich eingeladen hat, um eine neue Einladung.",
+    unknown: "Diese Einladung ist hier nicht bekannt",
+    unknownText: "Prüfe, ob du den ganzen Link geöffnet hast, oder bitte die Person, die dich eingeladen hat, um eine neue.",
+    invalid: "Diese Einladung kann nicht verwendet werden",
+    invalidText:
+      "Vielleicht ist sie aufgebraucht, abgelaufen oder zurückgezogen. Bitte die Person, die dich eingeladen hat, um eine neue.",
+    unchecked: "Deine Einladung konnte gerade nicht geprüft werden",
+    uncheckedText: "Du kannst dich trotzdem registrieren: Sie wird geprüft, wenn du dein Konto erstellst.",
+    another: "Ich habe einen anderen Einladungscode",
+  },
 
   errors: {
     M_USER_IN_USE: "Dieser Benutzername ist schon vergeben. Bitte wähle einen anderen.",

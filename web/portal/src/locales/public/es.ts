@@ -1,6 +1,6 @@
 /** The public sign-up page in Spanish (docs/i18n.md). "Tú", as Home Assistant's and Element's Spanish. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("es");
 
@@ -65,14 +65,30 @@ export default {
     invalid: "Este token no es válido: puede que esté mal escrito, caducado, agotado o desactivado.",
     unknown: "No se pudo comprobar el token ahora; se comprobará cuando te registres.",
     prefilled: "Rellenado a partir de tu enlace de invitación.",
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    exhausted: P.token.exhausted,
-    disabled: P.token.disabled,
-    expired: P.token.expired,
+    exhausted: "Este token está agotado.",
+    disabled: "Este token se ha desactivado.",
+    expired: "Este token ha caducado.",
   },
 
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: P.invite,
+  invite: {
+    checking: "Comprobando tu invitación…",
+    valid: "Tu invitación es válida",
+    validText: (server: string) => `Elige abajo un nombre de usuario y una contraseña para crear tu cuenta en ${server}.`,
+    validUntil: (when: string) => `Puedes usarla hasta el ${when}.`,
+    exhausted: "Esta invitación está agotada",
+    exhaustedText: "Ya se ha usado todas las veces posibles. Pide una nueva invitación a la persona que te invitó.",
+    disabled: "Esta invitación se ha retirado",
+    disabledText: "Los administradores del servidor la han desactivado. Pide una nueva a la persona que te invitó.",
+    expired: "Esta invitación ha caducado",
+    expiredText: "Pide una nueva invitación a la persona que te invitó.",
+    unknown: "Esta invitación no se conoce aquí",
+    unknownText: "Comprueba que abriste el enlace completo o pide una nueva a la persona que te invitó.",
+    invalid: "Esta invitación no se puede usar",
+    invalidText: "Puede que esté agotada, caducada o retirada. Pide una nueva a la persona que te invitó.",
+    unchecked: "No se pudo comprobar tu invitación ahora mismo",
+    uncheckedText: "Aun así puedes registrarte: se comprobará cuando crees tu cuenta.",
+    another: "Tengo otro código de invitación",
+  },
 
   errors: {
     M_USER_IN_USE: "Este nombre de usuario ya está en uso. Elige otro.",

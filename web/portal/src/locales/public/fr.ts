@@ -1,6 +1,6 @@
 /** The public sign-up page in French (docs/i18n.md). "Vous", as Home Assistant's and Element's French. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("fr");
 
@@ -64,14 +64,33 @@ export default {
     invalid: "Ce jeton n’est pas valide : il est peut-être mal saisi, expiré, épuisé ou désactivé.",
     unknown: "Le jeton n’a pas pu être vérifié maintenant ; il le sera lors de l’inscription.",
     prefilled: "Repris de votre lien d’invitation.",
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    exhausted: P.token.exhausted,
-    disabled: P.token.disabled,
-    expired: P.token.expired,
+    exhausted: "Ce jeton est épuisé.",
+    disabled: "Ce jeton a été désactivé.",
+    expired: "Ce jeton a expiré.",
   },
 
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: P.invite,
+  invite: {
+    checking: "Vérification de votre invitation…",
+    valid: "Votre invitation est valide",
+    validText: (server: string) =>
+      `Choisissez ci-dessous un nom d’utilisateur et un mot de passe pour créer votre compte sur ${server}.`,
+    validUntil: (when: string) => `Elle reste valable jusqu’au ${when}.`,
+    exhausted: "Cette invitation est épuisée",
+    exhaustedText:
+      "Elle a déjà servi autant de fois que prévu. Demandez une nouvelle invitation à la personne qui vous l’a envoyée.",
+    disabled: "Cette invitation a été retirée",
+    disabledText: "Les administrateurs du serveur l’ont désactivée. Demandez-en une nouvelle à la personne qui vous l’a envoyée.",
+    expired: "Cette invitation a expiré",
+    expiredText: "Demandez une nouvelle invitation à la personne qui vous l’a envoyée.",
+    unknown: "Cette invitation est inconnue ici",
+    unknownText:
+      "Vérifiez que vous avez ouvert le lien en entier, ou demandez-en une nouvelle à la personne qui vous l’a envoyée.",
+    invalid: "Cette invitation ne peut pas être utilisée",
+    invalidText: "Elle est peut-être épuisée, expirée ou retirée. Demandez-en une nouvelle à la personne qui vous l’a envoyée.",
+    unchecked: "Votre invitation n’a pas pu être vérifiée pour l’instant",
+    uncheckedText: "Vous pouvez quand même vous inscrire : elle sera vérifiée à la création de votre compte.",
+    another: "J’ai un autre code d’invitation",
+  },
 
   errors: {
     M_USER_IN_USE: "Ce nom d’utilisateur est déjà pris. Veuillez en choisir un autre.",

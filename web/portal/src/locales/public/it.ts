@@ -1,6 +1,6 @@
 /** The public sign-up page in Italian (docs/i18n.md). "Tu", as Home Assistant's and Element's Italian. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("it");
 
@@ -64,14 +64,30 @@ export default {
     invalid: "Questo token non è valido: forse è scritto male, scaduto, esaurito o disattivato.",
     unknown: "Non è stato possibile verificare il token ora; verrà verificato alla registrazione.",
     prefilled: "Compilato dal tuo link d’invito.",
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    exhausted: P.token.exhausted,
-    disabled: P.token.disabled,
-    expired: P.token.expired,
+    exhausted: "Questo token è esaurito.",
+    disabled: "Questo token è stato disattivato.",
+    expired: "Questo token è scaduto.",
   },
 
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: P.invite,
+  invite: {
+    checking: "Verifica del tuo invito…",
+    valid: "Il tuo invito è valido",
+    validText: (server: string) => `Scegli qui sotto un nome utente e una password per creare il tuo account su ${server}.`,
+    validUntil: (when: string) => `Puoi usarlo fino al ${when}.`,
+    exhausted: "Questo invito è esaurito",
+    exhaustedText: "È già stato usato tutte le volte previste. Chiedi un nuovo invito a chi te l’ha mandato.",
+    disabled: "Questo invito è stato ritirato",
+    disabledText: "Gli amministratori del server lo hanno disattivato. Chiedine uno nuovo a chi te l’ha mandato.",
+    expired: "Questo invito è scaduto",
+    expiredText: "Chiedi un nuovo invito a chi te l’ha mandato.",
+    unknown: "Questo invito non è conosciuto qui",
+    unknownText: "Controlla di aver aperto il link completo, oppure chiedine uno nuovo a chi te l’ha mandato.",
+    invalid: "Questo invito non può essere usato",
+    invalidText: "Potrebbe essere esaurito, scaduto o ritirato. Chiedine uno nuovo a chi te l’ha mandato.",
+    unchecked: "Non è stato possibile verificare il tuo invito in questo momento",
+    uncheckedText: "Puoi comunque registrarti: verrà verificato quando crei il tuo account.",
+    another: "Ho un altro codice d’invito",
+  },
 
   errors: {
     M_USER_IN_USE: "Questo nome utente è già in uso. Scegline un altro.",

@@ -1,6 +1,6 @@
 /** The public sign-up page in Dutch (docs/i18n.md). Informal "je", as Home Assistant's and Element's Dutch. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("nl");
 
@@ -65,14 +65,30 @@ export default {
     invalid: "Dit token is niet geldig: misschien is het verkeerd getypt, verlopen, opgebruikt of uitgeschakeld.",
     unknown: "Het token kon nu niet worden gecontroleerd; dat gebeurt bij het aanmelden.",
     prefilled: "Ingevuld vanuit je uitnodigingslink.",
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    exhausted: P.token.exhausted,
-    disabled: P.token.disabled,
-    expired: P.token.expired,
+    exhausted: "Dit token is opgebruikt.",
+    disabled: "Dit token is uitgeschakeld.",
+    expired: "Dit token is verlopen.",
   },
 
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: P.invite,
+  invite: {
+    checking: "Je uitnodiging controleren…",
+    valid: "Je uitnodiging is geldig",
+    validText: (server: string) => `Kies hieronder een gebruikersnaam en een wachtwoord om je account op ${server} aan te maken.`,
+    validUntil: (when: string) => `Ze is geldig tot ${when}.`,
+    exhausted: "Deze uitnodiging is opgebruikt",
+    exhaustedText: "Ze is al zo vaak gebruikt als mogelijk was. Vraag degene die je heeft uitgenodigd om een nieuwe uitnodiging.",
+    disabled: "Deze uitnodiging is ingetrokken",
+    disabledText: "De beheerders van de server hebben ze uitgeschakeld. Vraag degene die je heeft uitgenodigd om een nieuwe.",
+    expired: "Deze uitnodiging is verlopen",
+    expiredText: "Vraag degene die je heeft uitgenodigd om een nieuwe uitnodiging.",
+    unknown: "Deze uitnodiging is hier niet bekend",
+    unknownText: "Controleer of je de hele link hebt geopend, of vraag degene die je heeft uitgenodigd om een nieuwe.",
+    invalid: "Deze uitnodiging kan niet worden gebruikt",
+    invalidText: "Misschien is ze opgebruikt, verlopen of ingetrokken. Vraag degene die je heeft uitgenodigd om een nieuwe.",
+    unchecked: "Je uitnodiging kon nu niet worden gecontroleerd",
+    uncheckedText: "Je kunt je toch aanmelden: ze wordt gecontroleerd als je je account aanmaakt.",
+    another: "Ik heb een andere uitnodigingscode",
+  },
 
   errors: {
     M_USER_IN_USE: "Deze gebruikersnaam is al in gebruik. Kies een andere.",

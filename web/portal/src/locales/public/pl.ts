@@ -1,6 +1,6 @@
 /** The public sign-up page in Polish (docs/i18n.md). Informal "ty", as Home Assistant's and Element's Polish. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("pl");
 
@@ -70,14 +70,30 @@ export default {
     invalid: "Ten token jest nieważny: może zawierać literówkę albo wygasł, został wykorzystany lub wyłączony.",
     unknown: "Nie udało się teraz sprawdzić tokenu; zostanie sprawdzony podczas rejestracji.",
     prefilled: "Uzupełniony z twojego linku z zaproszeniem.",
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    exhausted: P.token.exhausted,
-    disabled: P.token.disabled,
-    expired: P.token.expired,
+    exhausted: "Ten token został już wykorzystany.",
+    disabled: "Ten token został wyłączony.",
+    expired: "Ten token wygasł.",
   },
 
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: P.invite,
+  invite: {
+    checking: "Sprawdzanie zaproszenia…",
+    valid: "Twoje zaproszenie jest ważne",
+    validText: (server: string) => `Wybierz poniżej nazwę użytkownika i hasło, aby założyć konto na ${server}.`,
+    validUntil: (when: string) => `Jest ważne do ${when}.`,
+    exhausted: "To zaproszenie zostało już wykorzystane",
+    exhaustedText: "Wykorzystano już wszystkie jego użycia. Poproś osobę, która cię zaprosiła, o nowe zaproszenie.",
+    disabled: "To zaproszenie zostało wycofane",
+    disabledText: "Administratorzy serwera je wyłączyli. Poproś osobę, która cię zaprosiła, o nowe.",
+    expired: "To zaproszenie wygasło",
+    expiredText: "Poproś osobę, która cię zaprosiła, o nowe zaproszenie.",
+    unknown: "To zaproszenie nie jest tu znane",
+    unknownText: "Sprawdź, czy link nie jest ucięty, albo poproś osobę, która cię zaprosiła, o nowe.",
+    invalid: "Tego zaproszenia nie można użyć",
+    invalidText: "Mogło zostać wykorzystane, wygasnąć albo zostać wycofane. Poproś osobę, która cię zaprosiła, o nowe.",
+    unchecked: "Nie udało się teraz sprawdzić zaproszenia",
+    uncheckedText: "Możesz się mimo to zarejestrować: zaproszenie zostanie sprawdzone podczas zakładania konta.",
+    another: "Mam inny kod zaproszenia",
+  },
 
   errors: {
     M_USER_IN_USE: "Ta nazwa użytkownika jest już zajęta. Wybierz inną.",

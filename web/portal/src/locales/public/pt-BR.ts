@@ -1,6 +1,6 @@
 /** The public sign-up page in Brazilian Portuguese (docs/i18n.md). "Você", as Home Assistant's pt-BR translation. */
 import { type PluralForms, plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const rules = plurals("pt-BR");
 /** CLDR puts 0 with 1 in Portuguese; Brazilian usage counts zero in the plural. */
@@ -66,14 +66,30 @@ export default {
     invalid: "Este token não é válido: talvez tenha sido digitado errado, expirado, esgotado ou desativado.",
     unknown: "Não foi possível verificar o token agora; ele será verificado quando você se cadastrar.",
     prefilled: "Preenchido a partir do seu link de convite.",
-    // TODO(invite23): English until the invite texts are translated (issue 23).
-    exhausted: P.token.exhausted,
-    disabled: P.token.disabled,
-    expired: P.token.expired,
+    exhausted: "Este token está esgotado.",
+    disabled: "Este token foi desativado.",
+    expired: "Este token expirou.",
   },
 
-  // TODO(invite23): English until the invite texts are translated (issue 23).
-  invite: P.invite,
+  invite: {
+    checking: "Verificando seu convite…",
+    valid: "Seu convite é válido",
+    validText: (server: string) => `Escolha abaixo um nome de usuário e uma senha para criar sua conta em ${server}.`,
+    validUntil: (when: string) => `Ele pode ser usado até ${when}.`,
+    exhausted: "Este convite está esgotado",
+    exhaustedText: "Ele já foi usado todas as vezes permitidas. Peça um novo convite a quem convidou você.",
+    disabled: "Este convite foi retirado",
+    disabledText: "Os administradores do servidor o desativaram. Peça um novo a quem convidou você.",
+    expired: "Este convite expirou",
+    expiredText: "Peça um novo convite a quem convidou você.",
+    unknown: "Este convite não é conhecido aqui",
+    unknownText: "Verifique se você abriu o link inteiro ou peça um novo a quem convidou você.",
+    invalid: "Este convite não pode ser usado",
+    invalidText: "Ele pode estar esgotado, expirado ou ter sido retirado. Peça um novo a quem convidou você.",
+    unchecked: "Não foi possível verificar seu convite agora",
+    uncheckedText: "Você ainda pode se cadastrar: ele é verificado quando você cria sua conta.",
+    another: "Tenho outro código de convite",
+  },
 
   errors: {
     M_USER_IN_USE: "Este nome de usuário já está em uso. Escolha outro.",
