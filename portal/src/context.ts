@@ -26,6 +26,7 @@ import { type CapabilityProbe, systemCapabilityProbe } from "./integrations/depl
 import { IntegrationFiles } from "./integrations/integration-files.ts";
 import { IntegrationsRepository } from "./integrations/integrations.repository.ts";
 import { IntegrationsService } from "./integrations/integrations.service.ts";
+import { MasTokenInspector } from "./mas/mas-token-inspector.ts";
 import { PortalMetrics } from "./metrics/portal-metrics.ts";
 import { LoginLimits } from "./rate-limit/login-limits.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
@@ -35,6 +36,7 @@ import { ServerResolver } from "./servers/server-resolver.ts";
 import { ServersRepository } from "./servers/servers.repository.ts";
 import { ServersService } from "./servers/servers.service.ts";
 import { StatsService } from "./stats/stats.service.ts";
+import { SynapseTokenInspector } from "./tokens/token-inspector.ts";
 import { TokensRepository } from "./tokens/tokens.repository.ts";
 import { TokensService } from "./tokens/tokens.service.ts";
 
@@ -148,6 +150,9 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
   servers.onDeleted(() => integrations.removeFilesOfDeletedIntegrations());
   const authLog = deps.log.child({ component: "auth" });
   const registrationLog = deps.log.child({ component: "registration" });
+  // One token inspector per kind of server (issue 23: MAS servers' tokens are MAS's).
+  const synapseTokens = new SynapseTokenInspector(connector, now, registrationLog);
+  const masTokens = new MasTokenInspector(connector, now, registrationLog);
   return {
     config: deps.config,
     log: deps.log,
@@ -178,6 +183,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
         now,
         registrationLog,
         (serverId) => tokens.forget(serverId),
+        (server) => (server.kind === "mas" ? masTokens : synapseTokens),
       ),
       diagnostics,
       audit,

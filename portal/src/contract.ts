@@ -44,8 +44,10 @@ export type { ConfigField, IntegrationType } from "./integrations/catalog/types.
 export type { AppserviceCheck, IntegrationDiagnostics, IntegrationHealth } from "./integrations/integration-health.ts";
 export type { SecretRecord } from "./integrations/integration-secrets.ts";
 export type { IntegrationRecord } from "./integrations/integration-views.ts";
+export type { TokenValidity } from "./registration/registration.service.ts";
 export type { PublicServer, ServerRecord } from "./servers/server-record.ts";
 export type { DashboardStats } from "./stats/stats.service.ts";
+export type { TokenVerdict } from "./tokens/token-inspector.ts";
 export type { TokenRecord } from "./tokens/tokens.service.ts";
 
 /** A catalog entry as `GET /api/admin/integrations?view=catalog` lists it. */

@@ -38,13 +38,18 @@ describe("sign-up on a MAS server", () => {
     mas.addToken("hand-off", { usageLimit: 1 });
     for (let i = 0; i < 3; i++) {
       const reply = await validate("hand-off");
-      assert.deepEqual(reply.body, { valid: true, registerUrl: `${mas.url}/register?token=hand-off` });
+      assert.deepEqual(reply.body, {
+        valid: true,
+        state: "valid",
+        expiresAt: null,
+        registerUrl: `${mas.url}/register?token=hand-off`,
+      });
     }
     assert.equal(mas.tokens().find((row) => row.token === "hand-off")?.timesUsed, 0, "checking consumes nothing");
 
     // The link works: the person signs up on MAS with the token, after which the portal says it is used up.
     assert.equal(mas.useToken("hand-off", "carol"), true);
-    assert.deepEqual((await validate("hand-off")).body, { valid: false });
+    assert.deepEqual((await validate("hand-off")).body, { valid: false, state: "exhausted", expiresAt: null });
   });
 
   it("says no for revoked, expired, unknown and malformed tokens", async () => {
@@ -52,8 +57,9 @@ describe("sign-up on a MAS server", () => {
     mas.addToken("soon-gone", { expiresAt: Date.now() - 1000 });
     mas.addToken("revoked-here");
     await admin.patch(`/api/admin/tokens/revoked-here?serverId=${setup.serverId}`);
-    for (const token of ["soon-gone", "revoked-here", "never-issued", "a/b"]) {
-      assert.deepEqual((await validate(token)).body, { valid: false }, token);
+    const states = { "soon-gone": "expired", "revoked-here": "disabled", "never-issued": "unknown", "a/b": "unknown" };
+    for (const [token, state] of Object.entries(states)) {
+      assert.deepEqual((await validate(token)).body, { valid: false, state, expiresAt: null }, token);
     }
   });
 

@@ -122,7 +122,7 @@ describe("public registration", () => {
     for (const token of [".", "..", "%2e%2e", "a/b", "../registration_tokens", "a?b", "a#b", "..%2f"]) {
       const check = await visitor().post("/api/register/validate-token", { token, serverId });
       assert.equal(check.status, 200, token);
-      assert.deepEqual(check.body, { valid: false }, token);
+      assert.deepEqual(check.body.valid, false, token);
       const reply = await visitor().post("/api/register", signUp("mallory", token));
       assert.equal(reply.status, 403, token);
       assert.equal(reply.body.errorCode, "M_UNAUTHORIZED");

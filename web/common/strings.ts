@@ -20,6 +20,9 @@ export const UI = {
   dismiss: "Dismiss",
   details: "Details",
   perPage: "Per page",
+  language: "Language",
+  languageAutomatic: (name: string) => `Automatic (${name})`,
+  languageHint: "Automatic follows your browser's language. The page reloads in the chosen language.",
   /** The phone's button that opens the list of sections. */
   menu: "Menu",
   failed: (what: string) => `${what} failed`,

@@ -135,7 +135,7 @@ describe("portal UI: sign-up page and admin console (real portal, simulated home
     await row.getByTestId("copy-invite").click();
     await row.getByTestId("copy-invite").filter({ hasText: "Copied" }).waitFor();
     const link = await admin.evaluate(() => navigator.clipboard.readText());
-    assert.equal(link, `${world.portal.url}/?server=demo&token=${token}`);
+    assert.equal(link, `${world.portal.url}/?server=demo#token=${token}`, "the token rides in the fragment");
 
     const { page } = await world.newPage();
     await page.goto(link);
@@ -182,12 +182,11 @@ describe("portal UI: sign-up page and admin console (real portal, simulated home
     await admin.getByRole("dialog").getByRole("button", { name: "Disable" }).click();
     await row.getByTestId("token-status").filter({ hasText: "Disabled" }).waitFor();
 
+    // Typed by hand (an invite link of it shows only that it is withdrawn: portal-ui-invites.test.ts).
     const { page } = await world.newPage();
-    await page.goto(`${world.portal.url}/?token=ui-blocked`);
-    await page
-      .getByTestId("field-token")
-      .getByText(/This token is not valid/)
-      .waitFor();
+    await page.goto(`${world.portal.url}/`);
+    await page.getByLabel("Registration token").fill("ui-blocked");
+    await page.getByTestId("field-token").getByText("This token has been disabled.").waitFor();
     await page.getByLabel("Username").fill("mallory");
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByLabel("Confirm password").fill(PASSWORD);

@@ -44,6 +44,7 @@ export type AuditAction =
   | "token.updated"
   | "token.disabled"
   | "token.deleted"
+  | "token.batch.created"
   | "auth.login"
   | "auth.login.failed"
   | "auth.login.failed.summary";

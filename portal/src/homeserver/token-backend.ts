@@ -1,4 +1,3 @@
-import { randomInt } from "node:crypto";
 import { HttpError } from "../../../lib/http-error.ts";
 import type { MasConnection, MasConnector } from "../mas/mas-connector.ts";
 import { masVersion } from "../mas/mas-connector.ts";
@@ -10,6 +9,7 @@ import {
   masRegisterUrl,
   noDeleteOnMas,
 } from "../mas/mas-tokens-api.ts";
+import { readableToken } from "../tokens/readable-token.ts";
 import { masTokenState, type TokenState, tokenState } from "../tokens/token-state.ts";
 import type { HomeserverClient } from "./homeserver-client.ts";
 import { type HomeserverToken, RegistrationTokensApi } from "./registration-tokens-api.ts";
@@ -104,8 +104,6 @@ export class SynapseTokenBackend implements TokenBackend {
   state = (token: ServerToken, disabledLocally: boolean, now: number) => tokenState(token, disabledLocally, now);
 }
 
-const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-
 /** A MAS token in the portal's terms. */
 function fromMas(token: MasRegistrationToken): ServerToken {
   return {
@@ -156,13 +154,15 @@ export class MasTokenBackend implements TokenBackend {
     return found && fromMas(found);
   }
 
-  /** MAS would generate 12 characters; the portal generates `length` itself so both kinds behave alike. */
+  /**
+   * MAS would generate 12 characters; the portal generates `length` itself (the readable alphabet of its own
+   * generated tokens: letters and digits without look-alikes), so both kinds behave alike.
+   */
   async create(input: { token?: string; length: number; uses_allowed: number | null; expiry_time: number | null }) {
     if (input.uses_allowed !== null && input.uses_allowed > MAS_MAX_USAGE_LIMIT) {
       throw new HttpError(400, "uses_allowed is too large", "BAD_REQUEST");
     }
-    const token =
-      input.token || Array.from({ length: input.length }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join("");
+    const token = input.token || readableToken(input.length);
     return fromMas(await this.api.create({ token, usage_limit: input.uses_allowed, expires_at: input.expiry_time }));
   }
 

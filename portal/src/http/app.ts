@@ -36,6 +36,18 @@ const UI_SECURITY_HEADERS = {
   "X-Frame-Options": "DENY",
 };
 
+/**
+ * No page of the portal belongs in a search index: the sign-up page is reached through invitations (and may carry
+ * one), the console is for its administrators. The sign-up page also sends no referrer at all, so an invite link
+ * (an old `?token=` one included) never reaches the sites its links lead to (terms, apps, support). The console
+ * keeps `same-origin`: with `no-referrer` browsers send `Origin: null` on its writes, which the CSRF check refuses.
+ * (docs/invites.md)
+ */
+function pageHeaders(path: string): Record<string, string> {
+  const admin = /^\/admin(\/|$)/.test(path);
+  return { "X-Robots-Tag": "noindex, nofollow", ...(admin ? {} : { "Referrer-Policy": "no-referrer" }) };
+}
+
 const limitBody = (maxSize: number) =>
   bodyLimit({
     maxSize,
@@ -105,6 +117,7 @@ export function createPortalApp(ctx: PortalContext): Hono<PortalEnv> {
     await next();
     if (c.res.headers.get("content-type")?.startsWith("text/html")) {
       for (const [name, value] of Object.entries(UI_SECURITY_HEADERS)) c.header(name, value);
+      for (const [name, value] of Object.entries(pageHeaders(c.req.path))) c.header(name, value);
     }
   });
   app.route("/", webUi({ dir: ctx.config.webDir, title: "Matrix registration", base: () => "/" }));

@@ -3,10 +3,10 @@ import type { Logger } from "../../../lib/logger.ts";
 import type { HomeserverConnector } from "../homeserver/connector.ts";
 import { HomeserverUnreachable } from "../homeserver/homeserver-client.ts";
 import { homeserverPath } from "../homeserver/homeserver-path.ts";
-import { type TokenBackend, tokenBackendFor } from "../homeserver/token-backend.ts";
 import { type PortalLimiters, tooManyRequests } from "../rate-limit/rate-limiter.ts";
 import type { ServerResolver } from "../servers/server-resolver.ts";
 import type { ServerRow } from "../servers/servers.repository.ts";
+import type { TokenInspection, TokenInspectorFor, TokenVerdict } from "../tokens/token-inspector.ts";
 import type { TokensRepository } from "../tokens/tokens.repository.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { masCreatesAccounts } from "./mas-sign-up.ts";
@@ -29,6 +29,25 @@ const REFUSALS = {
   unknown: "This registration token is not valid. Please check it and try again.",
 } as const;
 
+/**
+ * `POST /api/register/validate-token`: `valid` as the portal spec has it, plus why (`state`) and, for a valid token,
+ * when it expires (ms since the epoch, null for never), so an invite page can say it plainly before anyone types.
+ * Nothing about uses (`pending`, `completed`) is told to visitors.
+ */
+export interface TokenValidity {
+  valid: boolean;
+  state: TokenVerdict;
+  expiresAt: number | null;
+  /** Servers of kind `mas`, valid tokens: where the person continues, on MAS (issue 23). */
+  registerUrl?: string;
+}
+
+const verdict = (state: TokenVerdict, expiresAt: number | null = null): TokenValidity => ({
+  valid: state === "valid",
+  state,
+  expiresAt: state === "valid" ? expiresAt : null,
+});
+
 /** Public sign-up and token validation against the resolved managed server. */
 export class RegistrationService {
   private readonly tokenLocks = new KeyedMutex();
@@ -43,6 +62,8 @@ export class RegistrationService {
     private readonly log: Logger,
     /** Told after every sign-up attempt that reached the homeserver: a token's use counts may have changed. */
     private readonly tokenUsed: (serverId: string) => void = () => {},
+    /** How to look at a server's tokens without using them (one inspector per kind of server). */
+    private readonly inspectorFor: TokenInspectorFor,
   ) {}
 
   /**
@@ -66,33 +87,26 @@ export class RegistrationService {
   }
 
   /**
-   * `POST /api/register/validate-token`: the portal's verdict, consuming nothing (no UIA stage is run; on MAS a
-   * read of the admin API). On a server of kind `mas` a valid token also answers `registerUrl`, where the person
-   * continues (MAS creates the account).
+   * `POST /api/register/validate-token`: the portal's verdict, consuming nothing (no UIA stage is run, see
+   * TokenInspector). Falls back to the server's public yes/no (`invalid` without a reason) when its token store
+   * cannot be asked.
    */
-  async validateToken(
-    input: { token: string; serverId?: string | undefined },
-    ip: string,
-  ): Promise<{ valid: boolean; registerUrl?: string }> {
+  async validateToken(input: { token: string; serverId?: string | undefined }, ip: string): Promise<TokenValidity> {
     const wait = this.limiters.tokenValidation.consume(ip);
     if (wait > 0)
       throw tooManyRequests(wait, "Too many token checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const server = await this.openServer(input.serverId);
     const token = input.token.trim();
-    if (!TOKEN_SYNTAX.test(token)) return { valid: false };
-    const refusal = await this.refusal(server, token);
-    if (server.kind === "mas") {
-      // No public validity endpoint under MAS: when MAS's admin API cannot tell, nobody can.
-      if (refusal === undefined) throw homeserverUnavailable();
-      if (refusal !== null) return { valid: false };
-      const registerUrl = await this.backendFor(server)
-        .registerUrl?.(token)
-        .catch(() => undefined);
+    if (!TOKEN_SYNTAX.test(token)) return verdict("unknown");
+    const inspection = await this.inspect(server, token);
+    if (inspection && server.kind === "mas" && inspection.state === "valid") {
+      // MAS creates the account: the page sends the person there, with the token in the link.
+      const registerUrl = await this.inspectorFor(server).registerUrl?.(server, token);
       if (!registerUrl) throw homeserverUnavailable();
-      return { valid: true, registerUrl };
+      return { ...verdict(inspection.state, inspection.expiresAt), registerUrl };
     }
-    if (refusal !== undefined) return { valid: refusal === null };
-    return { valid: await this.publicValidity(server, token) };
+    if (inspection) return verdict(inspection.state, inspection.expiresAt);
+    return verdict((await this.inspectorFor(server).publicValidity(server, token)) ? "valid" : "invalid");
   }
 
   /**
@@ -134,43 +148,24 @@ export class RegistrationService {
   }
 
   /**
+   * The portal's view of a token: its own disabled flag first (Synapse servers; on MAS revocation is the only flag,
+   * as in the admin list), then the server's token store through the inspector; undefined when the store cannot be
+   * asked.
+   */
+  private async inspect(server: ServerRow, token: string): Promise<TokenInspection | undefined> {
+    const metadata = server.kind === "mas" ? undefined : await this.tokens.find(server.id, token);
+    if (metadata?.disabled === 1) return { state: "disabled", expiresAt: null };
+    return this.inspectorFor(server).inspect(server, token);
+  }
+
+  /**
    * Why the portal refuses this token, `null` when it accepts it, undefined when it cannot tell (no usable
-   * admin API: the homeserver decides). Checks the local disabled flag (Synapse), then the server's admin lookup
-   * (Synapse's, which has no rate limit and sees `uses_allowed: 0`, or MAS's, which sees revocation).
+   * admin API: the homeserver decides).
    */
   private async refusal(server: ServerRow, token: string): Promise<string | null | undefined> {
-    const backend = this.backendFor(server);
-    const metadata = await this.tokens.find(server.id, token);
-    if (backend.localDisable && metadata?.disabled === 1) return REFUSALS.disabled;
-    let found: Awaited<ReturnType<TokenBackend["get"]>>;
-    try {
-      found = await backend.get(token);
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      this.log.warn({ serverId: server.id, code: error.code }, "admin token lookup unavailable; the homeserver will decide");
-      return undefined;
-    }
-    if (!found) return REFUSALS.unknown;
-    const state = backend.state(found, false, this.now());
-    return state === "valid" ? null : REFUSALS[state];
-  }
-
-  private backendFor(server: ServerRow): TokenBackend {
-    return tokenBackendFor(server, () => this.connector.client(server), this.connector.mas);
-  }
-
-  /** Synapse's public `validity` endpoint (rate limited per portal IP on the homeserver, hence only a fallback). */
-  private async publicValidity(server: ServerRow, token: string): Promise<boolean> {
-    try {
-      const response = await this.connector
-        .publicClient(server)
-        .call("GET", "/_matrix/client/v1/register/m.login.registration_token/validity", { query: { token } });
-      if (response.status === 200 && typeof response.body.valid === "boolean") return response.body.valid;
-      this.log.warn({ serverId: server.id, status: response.status }, "token validity endpoint refused");
-    } catch (error) {
-      if (!(error instanceof HomeserverUnreachable)) throw error;
-    }
-    throw homeserverUnavailable();
+    const inspection = await this.inspect(server, token);
+    if (!inspection) return undefined;
+    return inspection.state === "valid" ? null : REFUSALS[inspection.state];
   }
 
   /**

@@ -5,10 +5,13 @@ import type { PortalContext } from "../context.ts";
 import { actorOf } from "../http/actor.ts";
 import type { PortalEnv } from "../http/env.ts";
 import { ServerIdQuery } from "../servers/servers.schema.ts";
-import { CreateTokenBody, TokenActionBody, TokenListQuery, UpdateTokenBody } from "./tokens.schema.ts";
+import { BatchTokensBody, CreateTokenBody, TokenActionBody, TokenListQuery, UpdateTokenBody } from "./tokens.schema.ts";
 import type { TokenRecord } from "./tokens.service.ts";
 
-/** `/api/admin/tokens?serverId=`: the registration tokens of one managed server. */
+/**
+ * `/api/admin/tokens?serverId=`: the registration tokens of one managed server. `POST /batch` makes one-use tokens
+ * (at most MAX_BATCH); no token's path is shadowed by it, as there is no `POST /:token`.
+ */
 export function tokenRoutes(ctx: PortalContext): Hono<PortalEnv> {
   const tokens = ctx.services.tokens;
   const server = validate("query", ServerIdQuery);
@@ -32,6 +35,9 @@ export function tokenRoutes(ctx: PortalContext): Hono<PortalEnv> {
     })
     .post("/", server, validate("json", CreateTokenBody), async (c) =>
       c.json({ token: await tokens.create(c.req.valid("query").serverId, c.req.valid("json"), actorOf(c)) }, 201),
+    )
+    .post("/batch", server, validate("json", BatchTokensBody), async (c) =>
+      c.json(await tokens.createBatch(c.req.valid("query").serverId, c.req.valid("json"), actorOf(c)), 201),
     )
     .get("/:token", server, async (c) => c.json({ token: await tokens.get(c.req.valid("query").serverId, c.req.param("token")) }))
     .put("/:token", server, validate("json", UpdateTokenBody), async (c) =>

@@ -106,3 +106,40 @@ export const TokenListQuery = v.object(
   },
   objectMessage,
 );
+/** The most tokens one batch makes: a printed sheet of 200 cards, and at most 200 homeserver calls in one request. */
+export const MAX_BATCH = 200;
+
+/**
+ * `POST /api/admin/tokens/batch`: `count` one-use tokens under one `label` (required: it names the batch, on the
+ * sheet and in the list), with an optional note and expiry. The portal generates the tokens (`length` 8-64,
+ * default 12) from letters and digits that cannot be mistaken for one another, as people may type them off paper.
+ */
+export const BatchTokensBody = v.strictObject(
+  {
+    count: v.pipe(
+      v.number("count must be a number"),
+      v.integer("count must be a whole number"),
+      v.minValue(1, `count must be between 1 and ${MAX_BATCH}`),
+      v.maxValue(MAX_BATCH, `count must be between 1 and ${MAX_BATCH}`),
+    ),
+    label: v.pipe(
+      v.string("label must be a string"),
+      v.trim(),
+      v.nonEmpty("label is required: it names the batch"),
+      v.maxLength(255, "label must be at most 255 characters"),
+    ),
+    note: v.optional(Note),
+    expiry_time: v.optional(ExpiryTime, null),
+    length: v.optional(
+      v.pipe(
+        v.number("length must be a number"),
+        v.integer("length must be a whole number"),
+        v.minValue(8, "length must be between 8 and 64"),
+        v.maxValue(64, "length must be between 8 and 64"),
+      ),
+      12,
+    ),
+  },
+  objectMessage,
+);
+export type BatchTokensInput = v.InferOutput<typeof BatchTokensBody>;

@@ -183,9 +183,13 @@ describe("the portal manages a real Synapse", () => {
       .get(`/api/register/username-available?username=alice&serverId=${serverId}`);
     assert.deepEqual(free.body, { available: true, username: "alice" });
     const validate = (token: string) => portal.client({ ip: nextIp() }).post("/api/register/validate-token", { token, serverId });
-    assert.deepEqual((await validate("welcome-2")).body, { valid: true });
-    assert.deepEqual((await validate("used-up")).body, { valid: false });
-    assert.deepEqual((await validate("zero-uses")).body, { valid: false }, "Synapse itself would say true");
+    assert.deepEqual((await validate("welcome-2")).body.valid, true);
+    assert.deepEqual((await validate("used-up")).body, { valid: false, state: "exhausted", expiresAt: null });
+    assert.deepEqual(
+      (await validate("zero-uses")).body,
+      { valid: false, state: "disabled", expiresAt: null },
+      "Synapse itself would say true",
+    );
     assert.deepEqual((await onSynapse("welcome-2")).pending, 0, "validation uses nothing");
     const reply = await timed("sign-up through the portal", () =>
       portal.client({ ip: nextIp() }).post("/api/register", {

@@ -1,8 +1,12 @@
 import { render } from "preact";
-import { startLive } from "./api/live.ts";
-import { App } from "./app.tsx";
+import { loadLanguage } from "./i18n.ts";
 import "./styles.css";
 
-startLive();
-const root = document.getElementById("app");
-if (root) render(<App />, root);
+// The language first: the app's modules read `S` as they load, so they are imported once it holds the translation.
+loadLanguage()
+  .then(() => Promise.all([import("./app.tsx"), import("./api/live.ts")]))
+  .then(([{ App }, { startLive }]) => {
+    startLive();
+    const root = document.getElementById("app");
+    if (root) render(<App />, root);
+  });

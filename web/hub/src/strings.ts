@@ -1,6 +1,7 @@
 /**
  * Every string the hub UI shows, in one place (English). Functions take the values they interpolate.
  */
+import type { Messages } from "../../common/i18n.ts";
 import { UI } from "../../common/strings.ts";
 import type { BridgeStatus, DeviceTypeKey, DiagnosticType, FilterRuleType, LogLevel } from "./api/types.ts";
 
@@ -561,7 +562,7 @@ export const S = {
     unsupportedItem: (name: string, model: string, reason: string) => `${name} (${model}): ${reason}`,
     /** The appliance cloud's quota; `raisedTo` when the poll interval had to be raised to fit it. */
     quota: (quota: number, raisedTo: number | null) =>
-      `The account may make ${quota.toLocaleString()} cloud requests a day, shared with its app and anything else using it${
+      `The account may make ${quota.toLocaleString("en")} cloud requests a day, shared with its app and anything else using it${
         raisedTo === null ? "." : `; polling was slowed to every ${raisedTo} s to stay within it.`
       }`,
     settingsTitle: (plugin: string, bridge: string) => `${plugin} on ${bridge}`,
@@ -673,6 +674,9 @@ export const S = {
   } satisfies Record<LogLevel, string>,
   settings: {
     title: "Settings",
+    language: "Language",
+    languageHint:
+      "Automatic follows Home Assistant's language in its sidebar, else your browser's. The page reloads in the chosen language.",
     auth: "Access",
     authText:
       "With a username and password, the hub asks for them on direct access (HTTP Basic authentication): scripts, Prometheus, a browser that opens the hub's address, the add-on's LAN port. Home Assistant's sidebar panel never asks: Home Assistant has checked your login already.",
@@ -757,3 +761,6 @@ export const S = {
 } as const;
 
 export type Strings = typeof S;
+
+/** What every hub translation provides (web/hub/src/locales/): the English table's shape. */
+export type HubMessages = Messages<Strings>;

@@ -57,9 +57,14 @@ export interface PageOptions {
   colorScheme?: "light" | "dark";
   /** A 390×844 touch phone at 2× instead of a desktop window. */
   phone?: boolean;
+  /** The browser's language (navigator.languages); English (en-US) unless a test asks for another. */
+  locale?: string;
 }
 
-/** A browser context as a person would use the UI: desktop (1280 × `desktopHeight`) or phone, reduced motion. */
+/**
+ * A browser context as a person would use the UI: desktop (1280 × `desktopHeight`) or phone, reduced motion, in
+ * English unless `locale` says otherwise (both UIs follow the browser's language, whatever the host's is).
+ */
 export function contextOptions(options: PageOptions, desktopHeight: number): BrowserContextOptions {
   const phone = options.phone ?? false;
   return {
@@ -70,6 +75,7 @@ export function contextOptions(options: PageOptions, desktopHeight: number): Bro
     colorScheme: options.colorScheme ?? "light",
     acceptDownloads: true,
     reducedMotion: "reduce",
+    locale: options.locale ?? "en-US",
   };
 }
 

@@ -2,6 +2,8 @@
  * Composed devices in the device list: what an endpoint carries from its companion entities ("+ battery 84 %,
  * 120 W, 3.4 kWh"), and the rows of those companions placed right under the endpoint they are part of.
  */
+
+import { currentLanguage } from "../../../common/i18n.ts";
 import type { BridgeDeviceInfo, CarriedPart, CompanionRole } from "../api/types.ts";
 import { S } from "../strings.ts";
 
@@ -15,7 +17,7 @@ const ORDER: readonly CompanionRole[] = ["battery", "battery_low", "battery_char
 export function formatReading(value: number, locale?: string): string {
   const magnitude = Math.abs(value);
   const decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2;
-  return value.toLocaleString(locale, { maximumFractionDigits: decimals });
+  return value.toLocaleString(locale ?? currentLanguage(), { maximumFractionDigits: decimals });
 }
 
 /** One number with HA's unit ("84 %", "120 W"), or "—" when the value is unknown. */

@@ -1,3 +1,5 @@
+import { currentLanguage } from "../../../common/i18n.ts";
+
 /** Formats a manual pairing code for reading aloud: 11 digits as 4-3-4, 21 digits as 4-3-4-4-3-3. */
 export function formatManualCode(code: string): string {
   const digits = code.replace(/\D/g, "");
@@ -23,7 +25,9 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(value < 10 && unit > 0 ? 1 : 0)} ${units[unit]}`;
+  const digits = value < 10 && unit > 0 ? 1 : 0;
+  const number = new Intl.NumberFormat(currentLanguage(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return `${number.format(value)} ${units[unit]}`;
 }
 
 export function formatDuration(seconds: number): string {
@@ -31,20 +35,23 @@ export function formatDuration(seconds: number): string {
   const d = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
-  if (d > 0) return `${d}d ${h}h`;
-  if (h > 0) return `${h}h ${m}m`;
-  if (m > 0) return `${m}m ${s % 60}s`;
-  return `${s}s`;
+  // Intl's narrow units read "2d 3h" in English and "2 T 3h", "2j 3h", "2 d. 3 h" in German, French, Polish.
+  const unit = (value: number, name: string) =>
+    new Intl.NumberFormat(currentLanguage(), { style: "unit", unit: name, unitDisplay: "narrow" }).format(value);
+  if (d > 0) return `${unit(d, "day")} ${unit(h, "hour")}`;
+  if (h > 0) return `${unit(h, "hour")} ${unit(m, "minute")}`;
+  if (m > 0) return `${unit(m, "minute")} ${unit(s % 60, "second")}`;
+  return unit(s, "second");
 }
 
 export function formatTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(currentLanguage());
 }
 
 export function formatClock(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString();
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(currentLanguage());
 }
 
 /**

@@ -1,9 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
+import { LanguagePicker } from "../../../common/components/language-picker.tsx";
 import { attempt, confirmDialog } from "../../../common/components/notify.tsx";
 import { Card, ErrorMessage, Field, Loading, PageHeader } from "../../../common/components/ui.tsx";
 import { useAsync } from "../../../common/use-async.ts";
 import { clearAuth, getAuth, getRecovery, setAuth, setRecovery } from "../api/system.ts";
 import { isMissingEndpoint } from "../components/ui.tsx";
+import { automaticLanguage, LANGUAGE_KEY } from "../i18n.ts";
 import { S } from "../strings.ts";
 
 function AuthSettings() {
@@ -186,6 +188,9 @@ export function SettingsPage() {
     <>
       <PageHeader title={S.settings.title} />
       <div class="grid">
+        <Card title={S.settings.language}>
+          <LanguagePicker storageKey={LANGUAGE_KEY} automatic={automaticLanguage()} hint={S.settings.languageHint} />
+        </Card>
         <AuthSettings />
         <RecoverySettingsCard />
       </div>

@@ -8,7 +8,9 @@ import { setUnreachableMessage } from "../api/client.ts";
 import { signUpUrl } from "../lib/paths.ts";
 import { A } from "../strings/admin.ts";
 import "../styles/admin.css";
+import { LanguageSelect } from "../public/language-select.tsx";
 import { fetchSession, logout } from "./api.ts";
+import { loadAdminLanguage } from "./i18n.ts";
 import { LoginPage } from "./login.tsx";
 import { AuditPage } from "./pages/audit.tsx";
 import { BotDetailPage } from "./pages/bot-detail.tsx";
@@ -21,12 +23,15 @@ import { IntegrationsPage } from "./pages/integrations.tsx";
 import { ServerDetailPage } from "./pages/server-detail.tsx";
 import { ServerFormPage } from "./pages/server-form.tsx";
 import { ServersPage } from "./pages/servers.tsx";
+import { TokenInvitePage } from "./pages/token-invite.tsx";
+import { TokenSheetPage } from "./pages/token-sheet.tsx";
 import { TokensPage } from "./pages/tokens.tsx";
 import { selectedServer } from "./selected-server.ts";
 import { loadServers, servers } from "./servers-store.ts";
 import { session } from "./session.ts";
 
-const NAV: NavItem[] = [
+/** The sections (built when rendered: the labels are read after the language has loaded). */
+const nav = (): NavItem[] => [
   { path: "/", label: A.nav.dashboard, icon: "M3 13h8V3H3zm0 8h8v-6H3zm10 0h8V11h-8zm0-18v6h8V3z" },
   { path: "/servers", label: A.nav.servers, icon: "M4 4h16v6H4zm0 10h16v6H4zm3-8v2h2V6zm0 10v2h2v-2z" },
   { path: "/tokens", label: A.nav.tokens, icon: "M7 14a2 2 0 1 1 0-4 2 2 0 0 1 0 4zm5.6-4A6 6 0 1 0 12.6 14H16v3h3v-3h2v-4z" },
@@ -59,6 +64,11 @@ function page(segments: string[], query: URLSearchParams): { key: string; node: 
       if (id) return { key: `server-${id}`, node: <ServerDetailPage serverId={id} /> };
       return { key: "servers", node: <ServersPage /> };
     case "tokens":
+      if (id === "sheet" && sub === undefined) {
+        const label = query.get("label") ?? "";
+        return { key: `token-sheet-${label}`, node: <TokenSheetPage label={label} /> };
+      }
+      if (id && sub === "invite") return { key: `token-invite-${id}`, node: <TokenInvitePage token={id} /> };
       return { key: "tokens", node: <TokensPage /> };
     case "branding":
       if (id) return { key: `branding-${id}`, node: <BrandingEditorPage profileId={id} /> };
@@ -139,6 +149,7 @@ function Shell() {
       actions={
         <>
           <ServerPicker />
+          <LanguageSelect label={A.common.language} automatic={A.common.languageAutomatic} className="language-picker" />
           <a class="btn btn-small btn-plain topbar-link" href={signUpUrl()} target="_blank" rel="noopener">
             {A.app.openSignUp}
           </a>
@@ -150,7 +161,7 @@ function Shell() {
           </button>
         </>
       }
-      nav={NAV}
+      nav={nav()}
       section={`/${segments[0] ?? ""}`}
       pageKey={current.key}
     >
@@ -188,8 +199,9 @@ export function AdminApp() {
   return state.state === "in" ? <Shell /> : <LoginPage />;
 }
 
-/** Entry point of the admin bundle (loaded on demand by main.tsx). */
-export function startAdmin(root: HTMLElement): void {
+/** Entry point of the admin bundle (loaded on demand by main.tsx): the language first, then the console. */
+export async function startAdmin(root: HTMLElement): Promise<void> {
+  await loadAdminLanguage();
   setUnreachableMessage(A.app.unreachable);
   render(<AdminApp />, root);
 }

@@ -153,6 +153,14 @@ export const disableToken = (serverId: string, token: string) =>
 export const enableToken = (serverId: string, token: string) =>
   send<{ token: TokenRecord }>("PATCH", tokenPath(token, serverId), { action: "enable" }).then((r) => r.token);
 export const deleteToken = (serverId: string, token: string) => send<{ deleted: true }>("DELETE", tokenPath(token, serverId));
+export const getToken = (serverId: string, token: string) =>
+  admin<{ token: TokenRecord }>(tokenPath(token, serverId)).then((r) => r.token);
+/** The most tokens one batch makes (portal: tokens.schema.ts MAX_BATCH). */
+export const MAX_BATCH = 200;
+export const createTokenBatch = (
+  serverId: string,
+  body: { count: number; label: string; note?: string; expiry_time: number | null },
+) => send<{ label: string; tokens: TokenRecord[] }>("POST", `api/admin/tokens/batch${query({ serverId })}`, body);
 
 // ---------- stats, diagnostics, audit ----------
 export const getStats = (serverId: string) => admin<DashboardStats>(`api/admin/stats${query({ serverId })}`);

@@ -1,16 +1,20 @@
-/** Dates and sizes for the admin console, in the browser's locale. */
+import { currentLanguage } from "../../../common/i18n.ts";
+
+/** Dates and sizes for the admin console, in the console's language (docs/i18n.md). */
 
 export function formatDate(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === "") return "—";
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return date.toLocaleString(currentLanguage(), { dateStyle: "medium", timeStyle: "short" });
 }
 
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const number = (value: number, digits: number) =>
+    new Intl.NumberFormat(currentLanguage(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  if (bytes < 1024) return `${number(bytes, 0)} B`;
+  if (bytes < 1024 * 1024) return `${number(bytes / 1024, bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${number(bytes / 1024 / 1024, 1)} MB`;
 }
 
 /** `datetime-local` input value (local time) ↔ milliseconds. */

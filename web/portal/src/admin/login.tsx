@@ -3,6 +3,7 @@ import { Toasts } from "../../../common/components/notify.tsx";
 import { ErrorMessage, Field } from "../../../common/components/ui.tsx";
 import { useStore } from "../../../common/store.ts";
 import { signUpUrl } from "../lib/paths.ts";
+import { LanguageSelect } from "../public/language-select.tsx";
 import { A } from "../strings/admin.ts";
 import { login } from "./api.ts";
 import { session } from "./session.ts";
@@ -76,9 +77,10 @@ export function LoginPage() {
           </button>
         </form>
         {demo ? <p class="hint">{A.login.demoHint}</p> : null}
-        <p class="login-footer">
+        <div class="login-footer">
           <a href={signUpUrl()}>{A.login.toSignUp}</a>
-        </p>
+          <LanguageSelect label={A.common.language} automatic={A.common.languageAutomatic} className="language-picker" />
+        </div>
       </main>
       <Toasts />
     </div>

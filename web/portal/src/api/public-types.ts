@@ -3,9 +3,20 @@
  * from the portal's contract (`portal/src/contract.ts`, type-only here), so `tsc` flags any drift between server and
  * page.
  */
-import type { BrandingSettings, ClientLink, PublicBranding, PublicServer, SessionUser } from "../../../../portal/src/contract.ts";
+import type {
+  BrandingSettings,
+  ClientLink,
+  PublicBranding,
+  PublicServer,
+  SessionUser,
+  TokenValidity,
+  TokenVerdict,
+} from "../../../../portal/src/contract.ts";
 
-export type { BrandingSettings, ClientLink, PublicBranding, PublicServer, SessionUser };
+export type { BrandingSettings, ClientLink, PublicBranding, PublicServer, SessionUser, TokenVerdict };
+
+/** `POST /api/register/validate-token` (`state` and `expiresAt` absent from portals before issue 23). */
+export type TokenValidityAnswer = Pick<TokenValidity, "valid"> & Partial<Omit<TokenValidity, "valid">>;
 
 export interface Session {
   authenticated: boolean;

@@ -1,5 +1,5 @@
 import { call, query } from "./client.ts";
-import type { PublicBranding, PublicServer, Session, SignUpInput, UsernameVerdict } from "./public-types.ts";
+import type { PublicBranding, PublicServer, Session, SignUpInput, TokenValidityAnswer, UsernameVerdict } from "./public-types.ts";
 
 /** Which server a sign-up page is for: by slug, by the page's domain, or the default (none given). */
 export interface ServerSelector {
@@ -17,11 +17,7 @@ export const getBranding = (selector: ServerSelector, signal?: AbortSignal) =>
 export const getSession = (signal?: AbortSignal) => call<Session>("api/auth/session", { signal });
 
 export const validateToken = (token: string, serverId: string, signal?: AbortSignal) =>
-  call<{ valid: boolean; registerUrl?: string }>("api/register/validate-token", {
-    method: "POST",
-    body: { token, serverId },
-    signal,
-  });
+  call<TokenValidityAnswer>("api/register/validate-token", { method: "POST", body: { token, serverId }, signal });
 
 export const usernameAvailable = (username: string, serverId: string, signal?: AbortSignal) =>
   call<UsernameVerdict>(`api/register/username-available${query({ username, serverId })}`, { signal });

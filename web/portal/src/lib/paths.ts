@@ -1,7 +1,7 @@
 /**
  * The portal UI's two addresses, both relative to the document base (`<base href>` set by the server): the public
- * sign-up page at `./` (query `?server=<slug>` picks a server, `?token=` fills in an invitation) and the admin console
- * at `./admin` (sections in the hash: `admin#/tokens`).
+ * sign-up page at `./` (query `?server=<slug>` picks a server, `#token=` fills in an invitation: lib/invite-link.ts)
+ * and the admin console at `./admin` (sections in the hash: `admin#/tokens`).
  */
 
 /** The page path below the document base, without slashes at either end: `""` or `"admin"`. */
@@ -13,7 +13,7 @@ export function pathBelowBase(): string {
 
 export const isAdminPath = (path: string) => path === "admin" || path.startsWith("admin/");
 
-/** The absolute URL of the public sign-up page with `params` (for invite links people copy and share). */
+/** The absolute URL of the public sign-up page with `params`. */
 export function signUpUrl(params: Record<string, string | undefined> = {}): string {
   const url = new URL("./", document.baseURI);
   for (const [key, value] of Object.entries(params)) if (value) url.searchParams.set(key, value);

@@ -2,12 +2,15 @@ import type { ComponentChildren } from "preact";
 import type { PublicBranding } from "../api/public-types.ts";
 import { relativeApiPath } from "../lib/paths.ts";
 import { P } from "../strings/public.ts";
+import { type BrandingText, brandingText } from "./branding-text.ts";
+import { LanguageSelect } from "./language-select.tsx";
 import { themeStyle } from "./theme.ts";
 
 /** An asset path from the branding (`/api/branding/assets/<id>`), relative to the base; or a blob: URL in the preview. */
 export const assetSrc = (url: string | null) => (url === null ? null : url.startsWith("blob:") ? url : relativeApiPath(url));
 
-function FooterLinks({ branding }: { branding: PublicBranding }) {
+/** The footer: the branding's text and links, and the language picker (inert in the admin's preview). */
+function Footer({ branding, preview }: { branding: PublicBranding; preview: boolean }) {
   const links = [
     [branding.privacyPolicyUrl, P.footer.privacy],
     [branding.termsUrl, P.footer.terms],
@@ -15,10 +18,10 @@ function FooterLinks({ branding }: { branding: PublicBranding }) {
     [branding.supportUrl, P.footer.support],
     [branding.contactEmail ? `mailto:${branding.contactEmail}` : null, P.footer.contact],
   ].filter((entry): entry is [string, string] => Boolean(entry[0]));
-  if (links.length === 0 && !branding.footerText) return null;
+  const footerText = brandingText(branding, "footerText");
   return (
     <footer class="su-footer">
-      {branding.footerText ? <p>{branding.footerText}</p> : null}
+      {footerText.text ? <p lang={footerText.lang}>{footerText.text}</p> : null}
       {links.length > 0 ? (
         <ul>
           {links.map(([href, label]) => (
@@ -30,6 +33,7 @@ function FooterLinks({ branding }: { branding: PublicBranding }) {
           ))}
         </ul>
       ) : null}
+      <LanguageSelect label={P.language} className="su-language" disabled={preview} />
     </footer>
   );
 }
@@ -60,10 +64,15 @@ export function SignupLayout({
   const style: Record<string, string> = { ...themeStyle(branding) };
   if (background) style["--su-bg-image"] = `url("${background}")`;
   const Heading = preview ? "p" : "h1";
+  const [title, headline, subtitle, registration, logoAlt] = (
+    ["appTitle", "welcomeHeadline", "subtitle", "registrationText", "logoAlt"] as const
+  ).map((key) => brandingText(branding, key)) as [BrandingText, BrandingText, BrandingText, BrandingText, BrandingText];
   const brand = (
     <div class="su-brand">
-      {logo ? <img class="su-logo" src={logo} alt={branding.logoAlt || ""} /> : null}
-      <span class="su-app-title">{branding.appTitle}</span>
+      {logo ? <img class="su-logo" src={logo} alt={logoAlt.text} lang={logoAlt.text ? logoAlt.lang : undefined} /> : null}
+      <span class="su-app-title" lang={title.lang}>
+        {title.text}
+      </span>
       {demo ? (
         <span class="su-demo" title={P.demoTitle} data-testid="demo-badge">
           {P.demo}
@@ -73,11 +82,19 @@ export function SignupLayout({
   );
   const introText = (
     <>
-      <Heading class="su-headline" id={preview ? undefined : "su-title"} tabIndex={-1}>
-        {branding.welcomeHeadline}
+      <Heading class="su-headline" id={preview ? undefined : "su-title"} tabIndex={-1} lang={headline.lang}>
+        {headline.text}
       </Heading>
-      {branding.subtitle ? <p class="su-subtitle">{branding.subtitle}</p> : null}
-      {branding.registrationText ? <p class="su-text">{branding.registrationText}</p> : null}
+      {subtitle.text ? (
+        <p class="su-subtitle" lang={subtitle.lang}>
+          {subtitle.text}
+        </p>
+      ) : null}
+      {registration.text ? (
+        <p class="su-text" lang={registration.lang}>
+          {registration.text}
+        </p>
+      ) : null}
     </>
   );
   const Main = preview ? "div" : "main";
@@ -87,7 +104,6 @@ export function SignupLayout({
       data-scheme={branding.colorScheme}
       data-layout={layout}
       style={style}
-      lang={branding.locale || undefined}
     >
       {layout === "split" ? (
         // Beside the form on wide screens, above it on phones.
@@ -109,7 +125,7 @@ export function SignupLayout({
           {layout !== "split" && intro ? introText : null}
           {children}
         </div>
-        <FooterLinks branding={branding} />
+        <Footer branding={branding} preview={preview} />
       </Main>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { useDebounced } from "../../../common/use-async.ts";
 import { usernameAvailable, validateToken } from "../api/public.ts";
+import type { TokenVerdict } from "../api/public-types.ts";
 
 export type Availability =
   | { state: "idle" }
@@ -40,7 +41,15 @@ export function useAvailability(name: string | undefined, serverId: string, enab
   return result;
 }
 
-export type TokenValidity = "idle" | "checking" | "valid" | "invalid" | "unknown";
+/**
+ * A token check's result: `idle` (nothing to check), `checking`, the portal's verdict (`valid`, `exhausted`,
+ * `disabled`, `expired`, `unknown`: no such token, `invalid`: not valid, reason unknown) with a valid token's expiry,
+ * or `unchecked` when the question failed (rate limit, homeserver away): the sign-up itself checks again.
+ */
+export type TokenValidity = { state: "idle" | "checking" | "unchecked" } | { state: TokenVerdict; expiresAt: number | null };
+
+const IDLE: TokenValidity = { state: "idle" };
+const CHECKING: TokenValidity = { state: "checking" };
 
 /**
  * Checks a registration token without using it (POST /api/register/validate-token) once typing pauses; a token from
@@ -49,28 +58,31 @@ export type TokenValidity = "idle" | "checking" | "valid" | "invalid" | "unknown
 export function useTokenValidity(token: string, serverId: string, enabled: boolean): TokenValidity {
   const trimmed = token.trim();
   const debounced = useDebounced(trimmed, 500);
-  const [result, setResult] = useState<TokenValidity>("idle");
+  const [result, setResult] = useState<TokenValidity>(enabled && trimmed !== "" ? CHECKING : IDLE);
   // A token from the invitation link is checked without waiting for the debounce.
   const [first, setFirst] = useState(trimmed !== "");
   useEffect(() => {
     const value = first ? trimmed : debounced;
     if (!enabled || value === "") {
-      setResult("idle");
+      setResult(IDLE);
       return;
     }
     if (value !== trimmed) {
-      setResult("checking");
+      setResult(CHECKING);
       return;
     }
     setFirst(false);
     const controller = new AbortController();
-    setResult("checking");
+    setResult(CHECKING);
     validateToken(value, serverId, controller.signal).then(
       (answer) => {
-        if (!controller.signal.aborted) setResult(answer.valid ? "valid" : "invalid");
+        if (controller.signal.aborted) return;
+        // A portal from before the reasons answers `{valid}` only.
+        const state = answer.state ?? (answer.valid ? "valid" : "invalid");
+        setResult({ state, expiresAt: answer.expiresAt ?? null });
       },
       () => {
-        if (!controller.signal.aborted) setResult("unknown");
+        if (!controller.signal.aborted) setResult({ state: "unchecked" });
       },
     );
     return () => controller.abort();

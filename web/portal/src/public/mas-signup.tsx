@@ -9,7 +9,7 @@ type Check =
   | { kind: "idle" }
   | { kind: "checking" }
   | { kind: "valid"; token: string; registerUrl: string }
-  | { kind: "invalid" }
+  | { kind: "invalid"; state: string | undefined }
   | { kind: "empty" }
   | { kind: "failed" };
 
@@ -20,7 +20,18 @@ function statusOf(check: Check): FieldStatus {
     case "valid":
       return { kind: "ok", text: P.mas.valid };
     case "invalid":
-      return { kind: "error", text: P.mas.invalid };
+      // The reason when MAS gave one (the sign-up page's own, translated sentences), else the general one.
+      return {
+        kind: "error",
+        text:
+          check.state === "exhausted"
+            ? P.token.exhausted
+            : check.state === "expired"
+              ? P.token.expired
+              : check.state === "disabled"
+                ? P.token.disabled
+                : P.mas.invalid,
+      };
     case "empty":
       return { kind: "error", text: P.mas.empty };
     case "failed":
@@ -49,7 +60,7 @@ export function MasSignup({ server, initialToken }: { server: PublicServer; init
       setCheck(
         answer.valid && answer.registerUrl
           ? { kind: "valid", token: trimmed, registerUrl: answer.registerUrl }
-          : { kind: "invalid" },
+          : { kind: "invalid", state: answer.state },
       );
     } catch {
       setCheck({ kind: "failed" });

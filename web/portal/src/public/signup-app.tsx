@@ -1,10 +1,12 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { BRANDING_DEFAULTS } from "../../../../portal/src/contract.ts";
 import { useAsync } from "../../../common/use-async.ts";
 import { ApiError } from "../api/client.ts";
 import { getBranding, getSession, resolveServer, type ServerSelector } from "../api/public.ts";
 import type { PublicBranding, PublicServer } from "../api/public-types.ts";
+import { tokenOf } from "../lib/invite-link.ts";
 import { P } from "../strings/public.ts";
+import { brandingText } from "./branding-text.ts";
 import { assetSrc, SignupLayout } from "./layout.tsx";
 import { MasSignup } from "./mas-signup.tsx";
 import { SignupForm } from "./signup-form.tsx";
@@ -70,8 +72,8 @@ async function load(signal: AbortSignal): Promise<Loaded> {
 function useDocumentBranding(branding: PublicBranding | undefined): void {
   useEffect(() => {
     if (!branding) return;
-    document.title = branding.appTitle;
-    document.documentElement.lang = branding.locale || "en";
+    // <html lang> is the page's language (set when it loaded); a custom title keeps its own in the branded frame.
+    document.title = brandingText(branding, "appTitle").text;
     const favicon = assetSrc(branding.faviconUrl);
     if (favicon) {
       let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
@@ -85,12 +87,35 @@ function useDocumentBranding(branding: PublicBranding | undefined): void {
   }, [branding]);
 }
 
+/**
+ * Another invite link opened in the same tab changes only the fragment, which browsers do without loading the page:
+ * the page then starts over with the new invitation.
+ */
+function useInviteChanges(current: string, changed: (token: string) => void): void {
+  const latest = useRef({ current, changed });
+  latest.current = { current, changed };
+  useEffect(() => {
+    const onHash = () => {
+      const token = tokenOf(location);
+      if (token !== latest.current.current) latest.current.changed(token);
+    };
+    addEventListener("hashchange", onHash);
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
+}
+
 export function SignupApp() {
   const state = useAsync(load, []);
   const [userId, setUserId] = useState<string | null>(null);
   const [formKey, setFormKey] = useState(0);
   useDocumentBranding(state.data?.branding);
-  const initialToken = new URLSearchParams(location.search).get("token")?.trim() ?? "";
+  // The invitation the page was opened with (`#token=`, or `?token=` of older links).
+  const [initialToken, setInitialToken] = useState(() => tokenOf(location));
+  useInviteChanges(initialToken, (token) => {
+    setInitialToken(token);
+    setUserId(null);
+    setFormKey((key) => key + 1);
+  });
 
   if (state.loading && !state.data) {
     return (
@@ -131,7 +156,7 @@ export function SignupApp() {
     // MAS creates the accounts: the page checks the token and hands the person over (issue 23).
     return (
       <SignupLayout branding={branding} demo={demo}>
-        <MasSignup server={server} initialToken={initialToken} />
+        <MasSignup key={initialToken} server={server} initialToken={initialToken} />
       </SignupLayout>
     );
   }

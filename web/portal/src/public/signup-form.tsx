@@ -1,12 +1,15 @@
 import { useRef, useState } from "preact/hooks";
+import { currentLanguage } from "../../../common/i18n.ts";
 import { ApiError } from "../api/client.ts";
 import { register } from "../api/public.ts";
 import type { PublicBranding, PublicServer } from "../api/public-types.ts";
 import { passwordStrength } from "../lib/password-strength.ts";
 import { checkUsername } from "../lib/username-rules.ts";
-import { P } from "../strings/public.ts";
+import { ENGLISH_ERRORS, P } from "../strings/public.ts";
+import { brandingText } from "./branding-text.ts";
 import { type FieldStatus, SignupField } from "./field.tsx";
-import { useAvailability, useTokenValidity } from "./live-checks.ts";
+import { deadInvite, InviteNotice } from "./invite-notice.tsx";
+import { type TokenValidity, useAvailability, useTokenValidity } from "./live-checks.ts";
 
 type FieldName = "username" | "password" | "confirm" | "token";
 
@@ -18,27 +21,61 @@ interface Failure {
   code: string;
   text: string;
   detail: string | null;
+  /** The detail's language: the portal's messages are English (the network failure's is the page's own). */
+  detailLang: string | undefined;
   field: FieldName | null;
 }
+
+/** Which input each refusal of POST /api/register is about (the others concern the whole form). */
+const ERROR_FIELDS: Partial<Record<string, FieldName>> = {
+  M_USER_IN_USE: "username",
+  M_INVALID_USERNAME: "username",
+  M_EXCLUSIVE: "username",
+  M_PASSWORD_TOO_SHORT: "password",
+  M_PASSWORD_NO_DIGIT: "password",
+  M_PASSWORD_NO_SYMBOL: "password",
+  M_PASSWORD_NO_UPPERCASE: "password",
+  M_PASSWORD_NO_LOWERCASE: "password",
+  M_WEAK_PASSWORD: "password",
+  M_UNAUTHORIZED: "token",
+};
+
+/** The page's message for an `errorCode`, in the visitor's language; undefined for a code it does not know. */
+const errorText = (code: string): string | undefined =>
+  Object.hasOwn(P.errors, code) ? P.errors[code as keyof typeof P.errors] : undefined;
 
 /** The portal's message adds something (the reason a token was refused, the rule, the wait) unless it says the same. */
 function failureOf(error: unknown): Failure {
   const code = error instanceof ApiError ? (error.code ?? "") : "";
-  const known = P.errors[code];
+  const known = errorText(code);
   const message = error instanceof Error ? error.message : String(error);
-  const text = known?.text ?? P.errorFallback;
-  return { code, text, detail: message && message !== text ? message : null, field: known?.field ?? null };
+  const text = known ?? P.errorFallback;
+  // The portal speaks English: its message is shown only when it says more than the page's own (e.g. the wait).
+  const english = Object.hasOwn(ENGLISH_ERRORS, code) ? ENGLISH_ERRORS[code as keyof typeof ENGLISH_ERRORS] : null;
+  const detail = message && message !== text && message !== english ? message : null;
+  const detailLang = code === "NETWORK" || currentLanguage() === "en" ? undefined : "en";
+  return { code, text, detail, detailLang, field: known ? (ERROR_FIELDS[code] ?? null) : null };
 }
 
-function tokenStatus(validity: ReturnType<typeof useTokenValidity>, prefilled: boolean): FieldStatus {
-  switch (validity) {
+/** What the refused field says under itself: the portal's detail, unless that is English on a translated page. */
+const fieldText = (failure: Failure | null): string =>
+  failure ? (failure.detailLang ? failure.text : (failure.detail ?? failure.text)) : "";
+
+function tokenStatus(validity: TokenValidity, prefilled: boolean): FieldStatus {
+  switch (validity.state) {
     case "checking":
       return { kind: "pending", text: P.token.checking };
     case "valid":
       return { kind: "ok", text: P.token.valid };
+    case "exhausted":
+    case "disabled":
+    case "expired":
+      return { kind: "error", text: P.token[validity.state] };
+    // A typed token the server does not know is most likely mistyped: the general sentence says so first.
+    case "unknown":
     case "invalid":
       return { kind: "error", text: P.token.invalid };
-    case "unknown":
+    case "unchecked":
       return { kind: "info", text: P.token.unknown };
     default:
       return prefilled ? { kind: "info", text: P.token.prefilled } : null;
@@ -49,6 +86,9 @@ function tokenStatus(validity: ReturnType<typeof useTokenValidity>, prefilled: b
  * The sign-up form: live username rules and availability, password strength and confirmation, the token checked
  * without being used, then POST /api/register. Every refusal is explained (by `errorCode`) at the top and on its
  * field, which takes the focus. In the branding preview (`preview`) nothing is sent.
+ *
+ * Opened from an invite link (`initialToken`), it first says what the invitation is worth (InviteNotice); an
+ * invitation that can no longer be used shows only that, with a way to type another code instead.
  */
 export function SignupForm({
   server,
@@ -68,6 +108,8 @@ export function SignupForm({
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [token, setToken] = useState(initialToken);
+  /** The visitor chose to type another code after a dead invitation. */
+  const [otherCode, setOtherCode] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -94,21 +136,21 @@ export function SignupForm({
 
   let usernameStatus: FieldStatus = null;
   const usernameFailure = failureOn("username");
-  if (usernameFailure) usernameStatus = { kind: "error", text: usernameFailure.detail ?? usernameFailure.text };
+  if (usernameFailure) usernameStatus = { kind: "error", text: fieldText(usernameFailure) };
   else if (rules.problem && (touched.username || (rules.problem !== "empty" && username !== ""))) {
     usernameStatus = { kind: "error", text: P.username[rules.problem] };
   } else if (rules.problem === null) {
     if (availability.state === "checking") usernameStatus = { kind: "pending", text: P.username.checking };
     else if (availability.state === "available") usernameStatus = { kind: "ok", text: P.username.available(userId) };
     else if (availability.state === "unavailable")
-      usernameStatus = { kind: "error", text: P.errors[availability.code]?.text ?? availability.message };
+      usernameStatus = { kind: "error", text: errorText(availability.code) ?? availability.message };
     else if (availability.state === "unknown") usernameStatus = { kind: "info", text: P.username.unknown };
     else usernameStatus = { kind: "info", text: P.form.usernamePreview(userId) };
   }
 
   const level = P.password.levels[strength];
   let passwordStatus: FieldStatus = null;
-  if (failureOn("password")) passwordStatus = { kind: "error", text: failure?.detail ?? failure?.text ?? "" };
+  if (failureOn("password")) passwordStatus = { kind: "error", text: fieldText(failure) };
   else if (password.length > 0 && password.length < 8) {
     passwordStatus = { kind: touched.password ? "error" : "info", text: P.password.tooShort(8 - password.length) };
   } else if (password.length >= 8) {
@@ -124,9 +166,10 @@ export function SignupForm({
   } else if (confirm !== "" && confirm === password) confirmStatus = { kind: "ok", text: P.password.match };
   else if (touched.confirm && confirm === "") confirmStatus = { kind: "error", text: P.password.mismatch };
 
-  let tokenFieldStatus = tokenStatus(validity, initialToken !== "" && token === initialToken);
-  if (failureOn("token")) tokenFieldStatus = { kind: "error", text: failure?.detail ?? failure?.text ?? "" };
-  else if (touched.token && token.trim() === "") tokenFieldStatus = { kind: "error", text: P.errors.M_MISSING_PARAM?.text ?? "" };
+  const fromInvite = initialToken !== "" && token === initialToken && !otherCode;
+  let tokenFieldStatus = tokenStatus(validity, fromInvite);
+  if (failureOn("token")) tokenFieldStatus = { kind: "error", text: fieldText(failure) };
+  else if (touched.token && token.trim() === "") tokenFieldStatus = { kind: "error", text: P.errors.M_MISSING_PARAM };
 
   /** The field's input handler: a refusal about this field goes once the visitor edits it. */
   const editing = (field: FieldName, set: (value: string) => void) => (event: { currentTarget: HTMLInputElement }) => {
@@ -180,21 +223,46 @@ export function SignupForm({
     }
   };
 
+  const usernameHint = brandingText(branding, "usernameHint");
+  const usernameHintShown =
+    usernameHint.text && usernameHint.lang ? <span lang={usernameHint.lang}>{usernameHint.text}</span> : usernameHint.text;
+
   const legal: ({ href: string; text: string } | null)[] = [
     branding.termsUrl ? { href: branding.termsUrl, text: P.form.terms } : null,
     branding.privacyPolicyUrl ? { href: branding.privacyPolicyUrl, text: P.form.privacy } : null,
   ];
   const legalLinks = legal.filter((item): item is { href: string; text: string } => item !== null);
 
+  const notice = fromInvite && !preview ? <InviteNotice validity={validity} serverName={server.serverName} /> : null;
+  if (notice && deadInvite(validity)) {
+    return (
+      <div class="su-form" data-testid="invite-dead">
+        {notice}
+        <button
+          type="button"
+          class="su-link-button"
+          onClick={() => {
+            setOtherCode(true);
+            setToken("");
+            requestAnimationFrame(() => refs.token.current?.focus());
+          }}
+        >
+          {P.invite.another}
+        </button>
+      </div>
+    );
+  }
+
   return (
     <form class="su-form" onSubmit={submit} noValidate aria-label={P.form.label} data-testid="signup-form">
+      {notice}
       {failure ? (
         <div class="su-alert" role="alert" tabIndex={-1} ref={alertRef} data-testid="signup-error" data-code={failure.code}>
           <strong>{failure.text}</strong>
-          {failure.detail ? <span>{failure.detail}</span> : null}
+          {failure.detail ? <span lang={failure.detailLang}>{failure.detail}</span> : null}
         </div>
       ) : null}
-      <SignupField label={P.form.username} hint={branding.usernameHint} status={usernameStatus} testId="field-username">
+      <SignupField label={P.form.username} hint={usernameHintShown} status={usernameStatus} testId="field-username">
         {(props) => (
           <div class="su-affix">
             <span aria-hidden="true">@</span>

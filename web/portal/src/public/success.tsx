@@ -2,6 +2,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { useCopy } from "../../../common/use-copy.ts";
 import type { ClientLink, PublicBranding, PublicServer } from "../api/public-types.ts";
 import { P } from "../strings/public.ts";
+import { brandingText } from "./branding-text.ts";
 
 export function CopyValue({ value, label }: { value: string; label: string }) {
   const { copied, copy } = useCopy();
@@ -45,6 +46,7 @@ export function SignupSuccess({
   const Title = preview ? "p" : "h1";
   const Subtitle = preview ? "p" : "h2";
   const clients = [...branding.clientLinks].sort((a, b) => ORDER.indexOf(a.platform) - ORDER.indexOf(b.platform));
+  const successText = brandingText(branding, "successText");
   const homeserver = server.publicUrl.replace(/^https:\/\//, "").replace(/\/$/, "");
   return (
     <section class="su-success" data-testid="signup-success" aria-labelledby={preview ? undefined : "su-success-title"}>
@@ -54,7 +56,11 @@ export function SignupSuccess({
       <Title id={preview ? undefined : "su-success-title"} class="su-success-title" ref={heading} tabIndex={-1}>
         {P.success.title}
       </Title>
-      {branding.successText ? <p class="su-text">{branding.successText}</p> : null}
+      {successText.text ? (
+        <p class="su-text" lang={successText.lang}>
+          {successText.text}
+        </p>
+      ) : null}
       <div class="su-id-box">
         <span class="su-id-label">{P.success.yourId}</span>
         <code class="su-id" data-testid="matrix-id">

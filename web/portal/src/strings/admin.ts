@@ -1,8 +1,10 @@
 /**
  * Every string the admin console shows, in one place (English). Functions take the values they interpolate.
  * The public sign-up page's strings are in public.ts beside this file (its bundle does not carry these).
+ * Translations: `web/portal/src/locales/admin/<language>.ts` (docs/i18n.md).
  */
 import type { SettingProblem } from "../../../../portal/src/contract.ts";
+import type { Messages } from "../../../common/i18n.ts";
 import { UI } from "../../../common/strings.ts";
 
 export const A = {
@@ -295,6 +297,62 @@ export const A = {
     unrevoke: "Unrevoke",
     unrevokeLabel: (token: string) => `Unrevoke ${token}`,
     unrevoked: (token: string) => `${token} can be used again`,
+    invite: "Invite",
+    inviteLabel: (token: string) => `Invite link and QR code of ${token}`,
+    showInvite: "QR code and printing",
+    batch: "Batch of invitations",
+    sheetOf: (label: string) => `${label}: the printable cards of every token with this label`,
+  },
+  invite: {
+    title: (token: string) => `Invitation ${token}`,
+    intro:
+      "Send the link, or let people scan the code: it opens the sign-up page with your server and this token filled in. The page checks the token first and tells them plainly whether it can still be used.",
+    link: "Invite link",
+    copy: "Copy link",
+    copyLabel: "Copy the invite link",
+    downloadSvg: "Download SVG",
+    downloadPng: "Download PNG",
+    print: "Print",
+    qrLabel: (token: string) => `QR code of the invite link for ${token}`,
+    privacy:
+      "The token is after the # in the link: browsers never send that part, so it stays out of server logs and referrers, and chat apps that fetch the link for a preview never see or use it.",
+    notUsable: (status: string) =>
+      `This token cannot be used now (${status}). The sign-up page will say so to anyone who opens the link.`,
+    localHost: (host: string) =>
+      `The link uses ${host}, the address you opened this console with, which people outside your network cannot open. Give the server a public domain, or open the console through the portal's public address.`,
+    loadFailed: "The token could not be loaded",
+    card: {
+      scan: "Scan to create your account",
+      on: (server: string) => `on ${server}`,
+      code: "Invitation code",
+      orOpen: "or open",
+    },
+  },
+  batch: {
+    title: "Batch of invitations",
+    intro: (max: number) =>
+      `One-use tokens under one label, for a printed sheet of QR cards or a CSV. At most ${max} at once; the portal generates them from letters and digits that cannot be mistaken for one another.`,
+    count: "How many",
+    countRule: (max: number) => `A whole number from 1 to ${max}`,
+    label: "Label",
+    labelHint: "Names the batch: on the sheet, in the token list and the audit log.",
+    labelRule: "A label is required",
+    submit: (count: number) => `Create ${count} invitation${count === 1 ? "" : "s"}`,
+    failed: "The batch could not be created",
+    created: (count: number, label: string) => `${count} invitation${count === 1 ? "" : "s"} “${label}” created`,
+  },
+  sheet: {
+    title: (label: string) => `Invitations “${label}”`,
+    intro: "One card per token. Print the sheet, or download the list as CSV for a mail merge.",
+    print: "Print",
+    csv: "Download CSV",
+    includeUsed: "Also show used up, expired and disabled ones",
+    count: (shown: number, total: number) =>
+      shown === total ? `${total} invitation${total === 1 ? "" : "s"}` : `${shown} of ${total} invitations can still be used`,
+    none: "No token has this label",
+    noneUsable: "None of these invitations can still be used",
+    back: "Tokens",
+    loadFailed: "The invitations could not be loaded",
   },
   branding: {
     title: "Branding",
@@ -722,3 +780,6 @@ export const A = {
     anonymous: "Not signed in",
   },
 } as const;
+
+/** What a translation of the admin console provides (`web/portal/src/locales/admin/<language>.ts`). */
+export type AdminMessages = Messages<typeof A>;

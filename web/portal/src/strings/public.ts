@@ -2,7 +2,38 @@
  * Every string the public sign-up page shows, in one place (English). Branding texts (title, headline, registration
  * and success text, hints) come from the published branding instead. Functions take the values they interpolate.
  * The admin console's strings are in admin.ts beside this file (a separate bundle, loaded only on /admin).
+ * Translations: `web/portal/src/locales/public/<language>.ts` (docs/i18n.md).
  */
+
+import { BRANDING_DEFAULTS } from "../../../../portal/src/contract.ts";
+import type { Messages } from "../../../common/i18n.ts";
+
+/**
+ * The sign-up refusals in English, one per `errorCode` of POST /api/register. `P.errors` is a copy that a translation
+ * replaces; this one stays English, so the page can tell whether the portal's own (English) message says more.
+ */
+export const ENGLISH_ERRORS = {
+  M_USER_IN_USE: "This username is already taken. Please choose another one.",
+  M_INVALID_USERNAME: "This username cannot be used.",
+  M_EXCLUSIVE: "This username is reserved on this server. Please choose another one.",
+  M_PASSWORD_TOO_SHORT: "The password is too short for this server.",
+  M_PASSWORD_NO_DIGIT: "The password must contain at least one digit.",
+  M_PASSWORD_NO_SYMBOL: "The password must contain at least one symbol.",
+  M_PASSWORD_NO_UPPERCASE: "The password must contain at least one upper-case letter.",
+  M_PASSWORD_NO_LOWERCASE: "The password must contain at least one lower-case letter.",
+  M_WEAK_PASSWORD: "The password is too weak. Please choose a stronger one.",
+  M_UNAUTHORIZED: "The registration token was not accepted.",
+  M_FORBIDDEN: "Registration is closed on this server.",
+  M_LIMIT_EXCEEDED: "Too many attempts. Please wait a moment.",
+  M_NOT_FOUND: "This homeserver is not available for registration.",
+  M_MISSING_PARAM: "Please fill in every required field.",
+  M_INVALID_PARAM: "Some of the details are not valid.",
+  M_NOT_JSON: "The form could not be sent. Please reload the page.",
+  M_BAD_JSON: "The form could not be sent. Please reload the page.",
+  M_UNKNOWN: "The homeserver could not create the account right now. Please try again later.",
+  NETWORK: "Your account was not created: the portal could not be reached.",
+} as const;
+
 export const P = {
   demo: "DEMO",
   demoTitle: "Demo mode: accounts are created on a simulated homeserver and disappear when the portal restarts",
@@ -61,6 +92,9 @@ export const P = {
     checking: "Checking the token…",
     valid: "This token is valid.",
     invalid: "This token is not valid: it may be mistyped, expired, used up or disabled.",
+    exhausted: "This token has been used up.",
+    disabled: "This token has been disabled.",
+    expired: "This token has expired.",
     unknown: "The token could not be checked now; it will be checked when you sign up.",
     prefilled: "Filled in from your invitation link.",
   },
@@ -82,28 +116,29 @@ export const P = {
     copyToken: "Copy the registration token",
   },
 
-  /** One message per `errorCode` of POST /api/register; `field` says which input it is about. */
-  errors: {
-    M_USER_IN_USE: { text: "This username is already taken. Please choose another one.", field: "username" },
-    M_INVALID_USERNAME: { text: "This username cannot be used.", field: "username" },
-    M_EXCLUSIVE: { text: "This username is reserved on this server. Please choose another one.", field: "username" },
-    M_PASSWORD_TOO_SHORT: { text: "The password is too short for this server.", field: "password" },
-    M_PASSWORD_NO_DIGIT: { text: "The password must contain at least one digit.", field: "password" },
-    M_PASSWORD_NO_SYMBOL: { text: "The password must contain at least one symbol.", field: "password" },
-    M_PASSWORD_NO_UPPERCASE: { text: "The password must contain at least one upper-case letter.", field: "password" },
-    M_PASSWORD_NO_LOWERCASE: { text: "The password must contain at least one lower-case letter.", field: "password" },
-    M_WEAK_PASSWORD: { text: "The password is too weak. Please choose a stronger one.", field: "password" },
-    M_UNAUTHORIZED: { text: "The registration token was not accepted.", field: "token" },
-    M_FORBIDDEN: { text: "Registration is closed on this server.", field: null },
-    M_LIMIT_EXCEEDED: { text: "Too many attempts. Please wait a moment.", field: null },
-    M_NOT_FOUND: { text: "This homeserver is not available for registration.", field: null },
-    M_MISSING_PARAM: { text: "Please fill in every required field.", field: null },
-    M_INVALID_PARAM: { text: "Some of the details are not valid.", field: null },
-    M_NOT_JSON: { text: "The form could not be sent. Please reload the page.", field: null },
-    M_BAD_JSON: { text: "The form could not be sent. Please reload the page.", field: null },
-    M_UNKNOWN: { text: "The homeserver could not create the account right now. Please try again later.", field: null },
-    NETWORK: { text: "Your account was not created: the portal could not be reached.", field: null },
-  } as Record<string, { text: string; field: "username" | "password" | "token" | null }>,
+  /** The notice above the form when the page was opened from an invite link: the token's state, before any typing. */
+  invite: {
+    checking: "Checking your invitation…",
+    valid: "Your invitation is valid",
+    validText: (server: string) => `Choose a username and a password below to create your account on ${server}.`,
+    validUntil: (when: string) => `It can be used until ${when}.`,
+    exhausted: "This invitation has been used up",
+    exhaustedText: "Every use of it has been taken. Ask the person who invited you for a new invitation.",
+    disabled: "This invitation has been withdrawn",
+    disabledText: "The server's administrators have switched it off. Ask the person who invited you for a new one.",
+    expired: "This invitation has expired",
+    expiredText: "Ask the person who invited you for a new invitation.",
+    unknown: "This invitation is not known here",
+    unknownText: "Check that you opened the whole link, or ask the person who invited you for a new one.",
+    invalid: "This invitation cannot be used",
+    invalidText: "It may be used up, expired or withdrawn. Ask the person who invited you for a new one.",
+    unchecked: "Your invitation could not be checked right now",
+    uncheckedText: "You can still sign up: it is checked when you create your account.",
+    another: "I have another invitation code",
+  },
+
+  /** One message per `errorCode` of POST /api/register (which input each is about: ERROR_FIELDS in signup-form.tsx). */
+  errors: { ...ENGLISH_ERRORS },
   errorFallback: "Your account could not be created.",
   errorTitle: "Sign-up failed",
 
@@ -123,6 +158,22 @@ export const P = {
     another: "Create another account",
   },
 
+  /**
+   * The built-in branding texts (BRANDING_DEFAULTS, in English): a profile that leaves one unchanged shows it in the
+   * visitor's language; a text the admin wrote is shown as written.
+   */
+  brandingDefaults: {
+    appTitle: BRANDING_DEFAULTS.appTitle,
+    subtitle: BRANDING_DEFAULTS.subtitle,
+    welcomeHeadline: BRANDING_DEFAULTS.welcomeHeadline,
+    registrationText: BRANDING_DEFAULTS.registrationText,
+    successText: BRANDING_DEFAULTS.successText,
+    usernameHint: BRANDING_DEFAULTS.usernameHint,
+  },
+
+  /** The language picker in the footer (the options are each language's own name). */
+  language: "Language",
+
   footer: {
     privacy: "Privacy",
     terms: "Terms",
@@ -131,3 +182,6 @@ export const P = {
     contact: "Contact",
   },
 } as const;
+
+/** What a translation of the public page provides (`web/portal/src/locales/public/<language>.ts`). */
+export type PublicMessages = Messages<typeof P>;

@@ -2,9 +2,9 @@ import { useState } from "preact/hooks";
 import { CopyButton } from "../../../../common/components/copy-button.tsx";
 import { attempt, confirmDialog } from "../../../../common/components/notify.tsx";
 import { Card, Empty, ErrorMessage, Loading, PageHeader } from "../../../../common/components/ui.tsx";
-import { currentHash } from "../../../../common/hash-router.tsx";
+import { currentHash, Link } from "../../../../common/hash-router.tsx";
 import { useAsync } from "../../../../common/use-async.ts";
-import { signUpUrl } from "../../lib/paths.ts";
+import { inviteLink } from "../../lib/invite-link.ts";
 import { A } from "../../strings/admin.ts";
 import {
   deleteToken,
@@ -21,7 +21,11 @@ import { Badge } from "../components/ui.tsx";
 import { formatDate } from "../format.ts";
 import { useSelectedServer } from "../servers-store.ts";
 import { WithServer } from "./dashboard.tsx";
+import { sheetPath, TokenBatchForm } from "./token-batch-form.tsx";
 import { TokenCreateForm, TokenEditForm } from "./token-form.tsx";
+
+/** A token's invite page (link, QR code, downloads, printing). */
+const invitePath = (token: string) => `/tokens/${encodeURIComponent(token)}/invite`;
 
 const TONE: Record<TokenStatus, "ok" | "warn" | "bad" | "off"> = {
   valid: "ok",
@@ -29,16 +33,6 @@ const TONE: Record<TokenStatus, "ok" | "warn" | "bad" | "off"> = {
   exhausted: "warn",
   disabled: "bad",
 };
-
-/**
- * The link that opens the sign-up page with the token filled in, for this server: on its own domain when it has one
- * (the page finds the server by domain), otherwise this portal's page with `?server=<slug>`, which keeps working if
- * the default server changes later.
- */
-export function inviteLink(server: ServerRecord, token: string): string {
-  if (server.publicDomain) return `https://${server.publicDomain}/?token=${encodeURIComponent(token)}`;
-  return signUpUrl({ server: server.slug, token });
-}
 
 /** Uses so far of the limit; a token disabled on Synapse shows "0 (off)" (its limit was set to 0), a revoked MAS token keeps its limit. */
 function uses(token: TokenRecord, mas: boolean): string {
@@ -57,6 +51,7 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
   const [created, setCreated] = useState<TokenRecord | null>(null);
   // The dashboard's "New token" shortcut opens the form at once (`#/tokens?new=1`).
   const [showCreate, setShowCreate] = useState(() => currentHash().query.has("new"));
+  const [showBatch, setShowBatch] = useState(false);
 
   const replace = (next: TokenRecord) => tokens.setData((list) => (list ?? []).map((t) => (t.token === next.token ? next : t)));
   const disable = async (token: TokenRecord) => {
@@ -99,6 +94,9 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
   return (
     <>
       <PageHeader title={A.tokens.title}>
+        <button type="button" class="btn" aria-expanded={showBatch} onClick={() => setShowBatch(!showBatch)}>
+          {A.tokens.batch}
+        </button>
         <button type="button" class="btn btn-primary" aria-expanded={showCreate} onClick={() => setShowCreate(!showCreate)}>
           {A.tokens.create}
         </button>
@@ -118,6 +116,11 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
           />
         </Card>
       ) : null}
+      {showBatch ? (
+        <Card title={A.batch.title}>
+          <TokenBatchForm serverId={serverId} onDone={() => tokens.reload()} />
+        </Card>
+      ) : null}
       {created ? (
         <div class="notice notice-ok" role="status" data-testid="token-created">
           <div>
@@ -127,9 +130,14 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
               {inviteLink(server, created.token)}
             </code>
           </div>
-          <CopyButton text={inviteLink(server, created.token)} label={A.tokens.copyInvite(created.token)}>
-            {A.tokens.copyLink}
-          </CopyButton>
+          <div class="row-actions">
+            <CopyButton text={inviteLink(server, created.token)} label={A.tokens.copyInvite(created.token)}>
+              {A.tokens.copyLink}
+            </CopyButton>
+            <Link href={invitePath(created.token)} class="btn btn-small">
+              {A.tokens.showInvite}
+            </Link>
+          </div>
         </div>
       ) : null}
       {tokens.error ? <ErrorMessage error={tokens.error} title={A.tokens.loadFailed} onRetry={() => tokens.reload()} /> : null}
@@ -172,7 +180,11 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
                   <tr key={token.token} data-token={token.token} data-status={state}>
                     <td>
                       <code class="token-code">{token.token}</code>
-                      {token.label ? <span class="block">{token.label}</span> : null}
+                      {token.label ? (
+                        <Link href={sheetPath(token.label)} class="block" aria-label={A.tokens.sheetOf(token.label)}>
+                          {token.label}
+                        </Link>
+                      ) : null}
                       {token.note ? <span class="block muted small">{token.note}</span> : null}
                     </td>
                     <td data-label={A.tokens.statusLabel}>
@@ -191,6 +203,14 @@ function TokenList({ serverId, server }: { serverId: string; server: ServerRecor
                         >
                           {A.tokens.copyLink}
                         </CopyButton>
+                        <Link
+                          href={invitePath(token.token)}
+                          class="btn btn-small"
+                          aria-label={A.tokens.inviteLabel(token.token)}
+                          data-testid="open-invite"
+                        >
+                          {A.tokens.invite}
+                        </Link>
                         <button
                           type="button"
                           class="btn btn-small"
