@@ -52,6 +52,16 @@ describe("registration tokens on a MAS server", () => {
     assert.equal(audit.filter((entry: { action: string }) => entry.action === "token.created").length, 2);
   });
 
+  it("makes a batch of one-use invitations on MAS, labelled locally", async () => {
+    const reply = await setup.admin.post(`/api/admin/tokens/batch?serverId=${setup.serverId}`, { count: 3, label: "MAS batch" });
+    assert.equal(reply.status, 201, reply.text);
+    const made = reply.body.tokens as { token: string; label: string; uses_allowed: number }[];
+    assert.equal(made.length, 3);
+    for (const token of made) {
+      assert.deepEqual([token.label, token.uses_allowed, onMas(token.token)?.usageLimit], ["MAS batch", 1, 1]);
+    }
+  });
+
   it("lists every token with MAS's states, and pages through MAS's filters and cursors", async () => {
     const { admin, mas } = setup;
     const now = Date.now();
