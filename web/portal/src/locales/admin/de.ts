@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_DE } from "../../../../common/locales/de.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("de");
 
@@ -72,32 +72,37 @@ export default {
     shortcuts: "Schnellzugriff",
   },
   servers: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    kind: A.servers.kind,
-    kindHint: A.servers.kindHint,
-    kindSynapse: A.servers.kindSynapse,
-    kindMas: A.servers.kindMas,
-    kindBadgeMas: A.servers.kindBadgeMas,
-    kindBadgeMasTitle: A.servers.kindBadgeMasTitle,
-    masClient: A.servers.masClient,
-    masClientHint: A.servers.masClientHint,
-    masUrl: A.servers.masUrl,
-    masUrlHint: A.servers.masUrlHint,
-    masPublicUrl: A.servers.masPublicUrl,
-    masPublicUrlHint: A.servers.masPublicUrlHint,
-    masClientId: A.servers.masClientId,
-    masClientSecret: A.servers.masClientSecret,
-    masClientSecretHint: A.servers.masClientSecretHint,
-    masSecretKeep: A.servers.masSecretKeep,
-    masSecretNeeded: A.servers.masSecretNeeded,
-    newMasSecret: A.servers.newMasSecret,
-    rotateMasSecret: A.servers.rotateMasSecret,
-    rotatedMasSecret: A.servers.rotatedMasSecret,
-    masSecretWriteOnly: A.servers.masSecretWriteOnly,
-    checkingMas: A.servers.checkingMas,
-    checkHintMas: A.servers.checkHintMas,
-    checkFailedMas: A.servers.checkFailedMas,
-    saveAnywayTextMas: A.servers.saveAnywayTextMas,
+    kind: "Konten verwaltet von",
+    kindHint:
+      "Synapse: Das Portal legt Konten an und verwaltet Tokens über den Homeserver. MAS: Der Homeserver überlässt die Konten seinem Matrix Authentication Service (MSC3861); das Portal verwaltet die Registrierungstokens von MAS und schickt Leute zur Registrierung zu MAS.",
+    kindSynapse: "Synapse (der Homeserver selbst)",
+    kindMas: "Matrix Authentication Service (MAS)",
+    kindBadgeMas: "MAS",
+    kindBadgeMasTitle: "Konten und Registrierungstokens dieses Servers verwaltet sein Matrix Authentication Service",
+    masClient: "Matrix Authentication Service",
+    masClientHint:
+      "Das Portal ruft die Admin-API von MAS mit diesem OAuth-2.0-Client auf (Grant-Typ Client-Anmeldedaten, Scope urn:mas:admin). Trage in der Konfiguration von MAS den Client unter clients: und seine ID in policy.data.admin_clients ein, und stelle die Ressource adminapi auf dem Listener bereit, den das Portal erreicht.",
+    masUrl: "MAS-URL",
+    masUrlHint: "Wo das Portal MAS erreicht (Token-Endpunkt und Admin-API), z. B. http://mas:8080.",
+    masPublicUrl: "Öffentliche MAS-URL",
+    masPublicUrlHint:
+      "Optional: die Adresse von MAS im Browser der Leute, wo die Registrierung weitergeht, z. B. https://auth.example.org.",
+    masClientId: "OAuth-Client-ID",
+    masClientSecret: "OAuth-Client-Geheimnis",
+    masClientSecretHint: "Wird verschlüsselt gespeichert und nie wieder angezeigt.",
+    masSecretKeep: "Leer lassen, um das gespeicherte Geheimnis zu behalten.",
+    masSecretNeeded:
+      "Erforderlich: Der MAS-Host oder der Client hat sich geändert, und das gespeicherte Geheimnis wird nur dorthin geschickt, wofür es angegeben wurde.",
+    newMasSecret: "Neues Client-Geheimnis",
+    rotateMasSecret: "Geheimnis ersetzen",
+    rotatedMasSecret: "MAS-Client-Geheimnis ersetzt",
+    masSecretWriteOnly: "Das gespeicherte Client-Geheimnis kann nur geschrieben werden: Es wird nie angezeigt, nur ersetzt.",
+    checkingMas: "Homeserver und MAS werden geprüft…",
+    checkHintMas:
+      "Vor dem Speichern prüft das Portal, ob der Homeserver antwortet, ob MAS dem Client ein Token gibt und ob die Admin-API von MAS antwortet.",
+    checkFailedMas: "Die Prüfung von Homeserver oder MAS ist fehlgeschlagen",
+    saveAnywayTextMas:
+      "Es wurde nichts gespeichert. Korrigiere die Adressen oder den OAuth-Client und versuche es erneut, oder speichere den Server trotzdem: Er ist dann als „Nicht geprüft“ markiert, bis die Diagnose besteht.",
     title: "Server",
     add: "Server hinzufügen",
     none: "Noch kein Homeserver",
@@ -199,11 +204,21 @@ export default {
     deleted: (name: string) => `${name} gelöscht`,
   },
   diag: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    checksMas: A.diag.checksMas,
-    masServerName: A.diag.masServerName,
-    detected: A.diag.detected,
-    masVersion: A.diag.masVersion,
+    checksMas: {
+      homeserverReachable: "Homeserver erreichbar",
+      adminApiReachable: "Admin-API von MAS erreichbar, OAuth-Client angenommen",
+      tokenEndpointsAvailable: "API für Registrierungstokens in MAS verfügbar",
+      registrationFlowAvailable: "MAS bietet die Registrierung mit Passwort an",
+      registrationEnabled: "Registrierung in MAS aktiviert",
+      tokenRegistrationSupported: "MAS verlangt ein Registrierungstoken",
+      msc3861Detected: "Der Homeserver delegiert die Authentifizierung an MAS",
+    },
+    masServerName: "Von MAS gemeldeter Servername",
+    detected: (kind: "synapse" | "mas", issuer: string | null) =>
+      kind === "mas"
+        ? `Erkennung: Der Homeserver delegiert die Authentifizierung an ${issuer ?? "einen OAuth-2.0-Server"}, also passt MAS.`
+        : "Erkennung: Der Homeserver übernimmt die Authentifizierung selbst, also passt Synapse.",
+    masVersion: (version: string) => `MAS ${version}`,
     title: "Diagnose",
     run: "Diagnose ausführen",
     running: "Wird geprüft…",
@@ -223,20 +238,22 @@ export default {
     },
   },
   tokens: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    introMas: A.tokens.introMas,
-    masNoDelete: A.tokens.masNoDelete,
-    tokenHintMas: A.tokens.tokenHintMas,
-    tokenPlaceholderMas: A.tokens.tokenPlaceholderMas,
-    statusMas: A.tokens.statusMas,
-    revoke: A.tokens.revoke,
-    revokeLabel: A.tokens.revokeLabel,
-    revokeTitle: A.tokens.revokeTitle,
-    revokeText: A.tokens.revokeText,
-    revoked: A.tokens.revoked,
-    unrevoke: A.tokens.unrevoke,
-    unrevokeLabel: A.tokens.unrevokeLabel,
-    unrevoked: A.tokens.unrevoked,
+    introMas: (server: string) =>
+      `Einladungscodes für ${server}, verwaltet von seinem Matrix Authentication Service. Teile den Einladungslink: Die Registrierungsseite prüft das Token und schickt die Person dann zu MAS, um das Konto zu erstellen.`,
+    masNoDelete:
+      "MAS behält jedes Token: Widerrufe eines, um es zu stoppen (und hebe den Widerruf auf, um es wieder zuzulassen).",
+    tokenHintMas: "Leer lassen, damit das Portal eines erzeugt, oder hier eines erzeugen.",
+    tokenPlaceholderMas: "Vom Portal erzeugt",
+    statusMas: { valid: "Gültig", expired: "Abgelaufen", exhausted: "Aufgebraucht", disabled: "Widerrufen" },
+    revoke: "Widerrufen",
+    revokeLabel: (token: string) => `${token} widerrufen`,
+    revokeTitle: (token: string) => `${token} widerrufen?`,
+    revokeText:
+      "Niemand kann sich damit registrieren, bis du den Widerruf aufhebst. Limit, Ablauf und Nutzungen bleiben, wie sie sind.",
+    revoked: (token: string) => `${token} widerrufen`,
+    unrevoke: "Widerruf aufheben",
+    unrevokeLabel: (token: string) => `Widerruf von ${token} aufheben`,
+    unrevoked: (token: string) => `${token} kann wieder verwendet werden`,
     title: "Registrierungstokens",
     intro: (server: string) =>
       `Einladungscodes für ${server}. Teile den Einladungslink: Er öffnet die Registrierungsseite mit ausgefülltem Token.`,

@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_ES } from "../../../../common/locales/es.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("es");
 
@@ -72,32 +72,37 @@ export default {
     shortcuts: "Accesos directos",
   },
   servers: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    kind: A.servers.kind,
-    kindHint: A.servers.kindHint,
-    kindSynapse: A.servers.kindSynapse,
-    kindMas: A.servers.kindMas,
-    kindBadgeMas: A.servers.kindBadgeMas,
-    kindBadgeMasTitle: A.servers.kindBadgeMasTitle,
-    masClient: A.servers.masClient,
-    masClientHint: A.servers.masClientHint,
-    masUrl: A.servers.masUrl,
-    masUrlHint: A.servers.masUrlHint,
-    masPublicUrl: A.servers.masPublicUrl,
-    masPublicUrlHint: A.servers.masPublicUrlHint,
-    masClientId: A.servers.masClientId,
-    masClientSecret: A.servers.masClientSecret,
-    masClientSecretHint: A.servers.masClientSecretHint,
-    masSecretKeep: A.servers.masSecretKeep,
-    masSecretNeeded: A.servers.masSecretNeeded,
-    newMasSecret: A.servers.newMasSecret,
-    rotateMasSecret: A.servers.rotateMasSecret,
-    rotatedMasSecret: A.servers.rotatedMasSecret,
-    masSecretWriteOnly: A.servers.masSecretWriteOnly,
-    checkingMas: A.servers.checkingMas,
-    checkHintMas: A.servers.checkHintMas,
-    checkFailedMas: A.servers.checkFailedMas,
-    saveAnywayTextMas: A.servers.saveAnywayTextMas,
+    kind: "Cuentas gestionadas por",
+    kindHint:
+      "Synapse: el portal crea las cuentas y gestiona los tokens a través del servidor base. MAS: el servidor base delega las cuentas en su Matrix Authentication Service (MSC3861); el portal gestiona los tokens de registro de MAS y envía a la gente a MAS para registrarse.",
+    kindSynapse: "Synapse (el propio servidor base)",
+    kindMas: "Matrix Authentication Service (MAS)",
+    kindBadgeMas: "MAS",
+    kindBadgeMasTitle: "Las cuentas y los tokens de registro los gestiona el Matrix Authentication Service de este servidor",
+    masClient: "Matrix Authentication Service",
+    masClientHint:
+      "El portal llama a la API de administración de MAS con este cliente OAuth 2.0 (concesión de credenciales de cliente, ámbito urn:mas:admin). En la configuración de MAS, añade el cliente en clients: y su ID en policy.data.admin_clients, y sirve el recurso adminapi en el listener al que llega el portal.",
+    masUrl: "URL de MAS",
+    masUrlHint: "Donde el portal llega a MAS (endpoint de tokens y API de administración), p. ej. http://mas:8080.",
+    masPublicUrl: "URL pública de MAS",
+    masPublicUrlHint:
+      "Opcional: la dirección de MAS en el navegador de la gente, donde continúa el registro, p. ej. https://auth.example.org.",
+    masClientId: "ID de cliente OAuth",
+    masClientSecret: "Secreto de cliente OAuth",
+    masClientSecretHint: "Se guarda cifrado y no vuelve a mostrarse.",
+    masSecretKeep: "Déjalo vacío para conservar el secreto guardado.",
+    masSecretNeeded:
+      "Obligatorio: el host de MAS o el cliente han cambiado, y el secreto guardado solo se envía al destino para el que se dio.",
+    newMasSecret: "Nuevo secreto de cliente",
+    rotateMasSecret: "Sustituir secreto",
+    rotatedMasSecret: "Secreto de cliente de MAS sustituido",
+    masSecretWriteOnly: "El secreto de cliente guardado es de solo escritura: nunca se muestra, solo se sustituye.",
+    checkingMas: "Comprobando el servidor base y MAS…",
+    checkHintMas:
+      "Antes de guardar, el portal comprueba que el servidor base responde, que MAS da un token al cliente y que la API de administración de MAS responde.",
+    checkFailedMas: "La comprobación del servidor base o de MAS falló",
+    saveAnywayTextMas:
+      "No se guardó nada. Corrige las direcciones o el cliente OAuth y vuelve a intentarlo, o guarda el servidor de todos modos: quedará marcado como «Sin comprobar» hasta que el diagnóstico sea correcto.",
     title: "Servidores",
     add: "Añadir un servidor",
     none: "Aún no hay servidor base",
@@ -199,11 +204,21 @@ export default {
     deleted: (name: string) => `${name} eliminado`,
   },
   diag: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    checksMas: A.diag.checksMas,
-    masServerName: A.diag.masServerName,
-    detected: A.diag.detected,
-    masVersion: A.diag.masVersion,
+    checksMas: {
+      homeserverReachable: "Servidor base accesible",
+      adminApiReachable: "API de administración de MAS accesible, cliente OAuth aceptado",
+      tokenEndpointsAvailable: "API de tokens de registro de MAS disponible",
+      registrationFlowAvailable: "MAS ofrece el registro con contraseña",
+      registrationEnabled: "Registro activado en MAS",
+      tokenRegistrationSupported: "MAS exige un token de registro",
+      msc3861Detected: "El servidor base delega la autenticación en MAS",
+    },
+    masServerName: "Nombre del servidor que indica MAS",
+    detected: (kind: "synapse" | "mas", issuer: string | null) =>
+      kind === "mas"
+        ? `Detección: el servidor base delega la autenticación en ${issuer ?? "un servidor OAuth 2.0"}, así que corresponde MAS.`
+        : "Detección: el servidor base gestiona la autenticación él mismo, así que corresponde Synapse.",
+    masVersion: (version: string) => `MAS ${version}`,
     title: "Diagnóstico",
     run: "Ejecutar diagnóstico",
     running: "Comprobando…",
@@ -224,20 +239,20 @@ export default {
     },
   },
   tokens: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    introMas: A.tokens.introMas,
-    masNoDelete: A.tokens.masNoDelete,
-    tokenHintMas: A.tokens.tokenHintMas,
-    tokenPlaceholderMas: A.tokens.tokenPlaceholderMas,
-    statusMas: A.tokens.statusMas,
-    revoke: A.tokens.revoke,
-    revokeLabel: A.tokens.revokeLabel,
-    revokeTitle: A.tokens.revokeTitle,
-    revokeText: A.tokens.revokeText,
-    revoked: A.tokens.revoked,
-    unrevoke: A.tokens.unrevoke,
-    unrevokeLabel: A.tokens.unrevokeLabel,
-    unrevoked: A.tokens.unrevoked,
+    introMas: (server: string) =>
+      `Códigos de invitación para ${server}, gestionados por su Matrix Authentication Service. Comparte el enlace de invitación: la página de registro comprueba el token y luego envía a la persona a MAS para crear la cuenta.`,
+    masNoDelete: "MAS conserva todos los tokens: revoca uno para detenerlo (y anula la revocación para volver a permitirlo).",
+    tokenHintMas: "Déjalo vacío para que lo genere el portal, o genera uno aquí.",
+    tokenPlaceholderMas: "Generado por el portal",
+    statusMas: { valid: "Válido", expired: "Caducado", exhausted: "Agotado", disabled: "Revocado" },
+    revoke: "Revocar",
+    revokeLabel: (token: string) => `Revocar ${token}`,
+    revokeTitle: (token: string) => `¿Revocar ${token}?`,
+    revokeText: "Nadie podrá registrarse con él hasta que anules la revocación. Su límite, caducidad y usos se mantienen.",
+    revoked: (token: string) => `${token} revocado`,
+    unrevoke: "Anular la revocación",
+    unrevokeLabel: (token: string) => `Anular la revocación de ${token}`,
+    unrevoked: (token: string) => `${token} se puede volver a usar`,
     title: "Tokens de registro",
     intro: (server: string) =>
       `Códigos de invitación para ${server}. Comparte el enlace de invitación: abre la página de registro con el token ya rellenado.`,

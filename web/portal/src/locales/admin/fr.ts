@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_FR } from "../../../../common/locales/fr.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("fr");
 
@@ -71,32 +71,37 @@ export default {
     shortcuts: "Raccourcis",
   },
   servers: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    kind: A.servers.kind,
-    kindHint: A.servers.kindHint,
-    kindSynapse: A.servers.kindSynapse,
-    kindMas: A.servers.kindMas,
-    kindBadgeMas: A.servers.kindBadgeMas,
-    kindBadgeMasTitle: A.servers.kindBadgeMasTitle,
-    masClient: A.servers.masClient,
-    masClientHint: A.servers.masClientHint,
-    masUrl: A.servers.masUrl,
-    masUrlHint: A.servers.masUrlHint,
-    masPublicUrl: A.servers.masPublicUrl,
-    masPublicUrlHint: A.servers.masPublicUrlHint,
-    masClientId: A.servers.masClientId,
-    masClientSecret: A.servers.masClientSecret,
-    masClientSecretHint: A.servers.masClientSecretHint,
-    masSecretKeep: A.servers.masSecretKeep,
-    masSecretNeeded: A.servers.masSecretNeeded,
-    newMasSecret: A.servers.newMasSecret,
-    rotateMasSecret: A.servers.rotateMasSecret,
-    rotatedMasSecret: A.servers.rotatedMasSecret,
-    masSecretWriteOnly: A.servers.masSecretWriteOnly,
-    checkingMas: A.servers.checkingMas,
-    checkHintMas: A.servers.checkHintMas,
-    checkFailedMas: A.servers.checkFailedMas,
-    saveAnywayTextMas: A.servers.saveAnywayTextMas,
+    kind: "Comptes gérés par",
+    kindHint:
+      "Synapse : le portail crée les comptes et gère les jetons via le serveur d’accueil. MAS : le serveur d’accueil délègue les comptes à son Matrix Authentication Service (MSC3861) ; le portail gère les jetons d’inscription de MAS et envoie les gens s’inscrire sur MAS.",
+    kindSynapse: "Synapse (le serveur d’accueil lui-même)",
+    kindMas: "Matrix Authentication Service (MAS)",
+    kindBadgeMas: "MAS",
+    kindBadgeMasTitle: "Les comptes et les jetons d’inscription sont gérés par le Matrix Authentication Service de ce serveur",
+    masClient: "Matrix Authentication Service",
+    masClientHint:
+      "Le portail appelle l’API admin de MAS avec ce client OAuth 2.0 (octroi par identifiants client, portée urn:mas:admin). Dans la configuration de MAS, déclarez le client sous clients: et son identifiant dans policy.data.admin_clients, et servez la ressource adminapi sur l’écouteur que le portail atteint.",
+    masUrl: "URL de MAS",
+    masUrlHint: "L’adresse où le portail joint MAS (point de terminaison des jetons et API admin), p. ex. http://mas:8080.",
+    masPublicUrl: "URL publique de MAS",
+    masPublicUrlHint:
+      "Facultatif : l’adresse de MAS dans le navigateur des gens, où l’inscription se poursuit, p. ex. https://auth.example.org.",
+    masClientId: "ID client OAuth",
+    masClientSecret: "Secret client OAuth",
+    masClientSecretHint: "Stocké chiffré et plus jamais affiché.",
+    masSecretKeep: "Laissez vide pour conserver le secret enregistré.",
+    masSecretNeeded:
+      "Obligatoire : l’hôte MAS ou le client a changé, et le secret enregistré n’est envoyé qu’à la destination pour laquelle il a été fourni.",
+    newMasSecret: "Nouveau secret client",
+    rotateMasSecret: "Remplacer le secret",
+    rotatedMasSecret: "Secret client MAS remplacé",
+    masSecretWriteOnly: "Le secret client enregistré est en écriture seule : il n’est jamais affiché, seulement remplacé.",
+    checkingMas: "Vérification du serveur d’accueil et de MAS…",
+    checkHintMas:
+      "Avant d’enregistrer, le portail vérifie que le serveur d’accueil répond, que MAS délivre un jeton au client et que l’API admin de MAS répond.",
+    checkFailedMas: "La vérification du serveur d’accueil ou de MAS a échoué",
+    saveAnywayTextMas:
+      "Rien n’a été enregistré. Corrigez les adresses ou le client OAuth et réessayez, ou enregistrez quand même le serveur : il reste alors marqué « Non vérifié » jusqu’à ce que le diagnostic réussisse.",
     title: "Serveurs",
     add: "Ajouter un serveur",
     none: "Aucun serveur d’accueil pour l’instant",
@@ -199,11 +204,21 @@ export default {
     deleted: (name: string) => `${name} supprimé`,
   },
   diag: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    checksMas: A.diag.checksMas,
-    masServerName: A.diag.masServerName,
-    detected: A.diag.detected,
-    masVersion: A.diag.masVersion,
+    checksMas: {
+      homeserverReachable: "Serveur d’accueil joignable",
+      adminApiReachable: "API admin de MAS joignable, client OAuth accepté",
+      tokenEndpointsAvailable: "API des jetons d’inscription de MAS disponible",
+      registrationFlowAvailable: "MAS propose l’inscription par mot de passe",
+      registrationEnabled: "Inscription activée dans MAS",
+      tokenRegistrationSupported: "MAS exige un jeton d’inscription",
+      msc3861Detected: "Le serveur d’accueil délègue l’authentification à MAS",
+    },
+    masServerName: "Nom du serveur indiqué par MAS",
+    detected: (kind: "synapse" | "mas", issuer: string | null) =>
+      kind === "mas"
+        ? `Détection : le serveur d’accueil délègue l’authentification à ${issuer ?? "un serveur OAuth 2.0"} ; MAS convient donc.`
+        : "Détection : le serveur d’accueil gère lui-même l’authentification ; Synapse convient donc.",
+    masVersion: (version: string) => `MAS ${version}`,
     title: "Diagnostic",
     run: "Lancer le diagnostic",
     running: "Vérification…",
@@ -224,20 +239,22 @@ export default {
     },
   },
   tokens: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    introMas: A.tokens.introMas,
-    masNoDelete: A.tokens.masNoDelete,
-    tokenHintMas: A.tokens.tokenHintMas,
-    tokenPlaceholderMas: A.tokens.tokenPlaceholderMas,
-    statusMas: A.tokens.statusMas,
-    revoke: A.tokens.revoke,
-    revokeLabel: A.tokens.revokeLabel,
-    revokeTitle: A.tokens.revokeTitle,
-    revokeText: A.tokens.revokeText,
-    revoked: A.tokens.revoked,
-    unrevoke: A.tokens.unrevoke,
-    unrevokeLabel: A.tokens.unrevokeLabel,
-    unrevoked: A.tokens.unrevoked,
+    introMas: (server: string) =>
+      `Codes d’invitation pour ${server}, gérés par son Matrix Authentication Service. Partagez le lien d’invitation : la page d’inscription vérifie le jeton, puis envoie la personne sur MAS pour créer le compte.`,
+    masNoDelete:
+      "MAS conserve tous les jetons : révoquez-en un pour l’arrêter (et annulez la révocation pour l’autoriser à nouveau).",
+    tokenHintMas: "Laissez vide pour que le portail en génère un, ou générez-en un ici.",
+    tokenPlaceholderMas: "Généré par le portail",
+    statusMas: { valid: "Valide", expired: "Expiré", exhausted: "Épuisé", disabled: "Révoqué" },
+    revoke: "Révoquer",
+    revokeLabel: (token: string) => `Révoquer ${token}`,
+    revokeTitle: (token: string) => `Révoquer ${token} ?`,
+    revokeText:
+      "Plus personne ne pourra s’inscrire avec tant que vous n’aurez pas annulé la révocation. Sa limite, son expiration et ses utilisations restent inchangées.",
+    revoked: (token: string) => `${token} révoqué`,
+    unrevoke: "Annuler la révocation",
+    unrevokeLabel: (token: string) => `Annuler la révocation de ${token}`,
+    unrevoked: (token: string) => `${token} est de nouveau utilisable`,
     title: "Jetons d’inscription",
     intro: (server: string) =>
       `Codes d’invitation pour ${server}. Partagez le lien d’invitation : il ouvre la page d’inscription avec le jeton déjà rempli.`,

@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_IT } from "../../../../common/locales/it.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("it");
 
@@ -70,32 +70,37 @@ export default {
     shortcuts: "Scorciatoie",
   },
   servers: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    kind: A.servers.kind,
-    kindHint: A.servers.kindHint,
-    kindSynapse: A.servers.kindSynapse,
-    kindMas: A.servers.kindMas,
-    kindBadgeMas: A.servers.kindBadgeMas,
-    kindBadgeMasTitle: A.servers.kindBadgeMasTitle,
-    masClient: A.servers.masClient,
-    masClientHint: A.servers.masClientHint,
-    masUrl: A.servers.masUrl,
-    masUrlHint: A.servers.masUrlHint,
-    masPublicUrl: A.servers.masPublicUrl,
-    masPublicUrlHint: A.servers.masPublicUrlHint,
-    masClientId: A.servers.masClientId,
-    masClientSecret: A.servers.masClientSecret,
-    masClientSecretHint: A.servers.masClientSecretHint,
-    masSecretKeep: A.servers.masSecretKeep,
-    masSecretNeeded: A.servers.masSecretNeeded,
-    newMasSecret: A.servers.newMasSecret,
-    rotateMasSecret: A.servers.rotateMasSecret,
-    rotatedMasSecret: A.servers.rotatedMasSecret,
-    masSecretWriteOnly: A.servers.masSecretWriteOnly,
-    checkingMas: A.servers.checkingMas,
-    checkHintMas: A.servers.checkHintMas,
-    checkFailedMas: A.servers.checkFailedMas,
-    saveAnywayTextMas: A.servers.saveAnywayTextMas,
+    kind: "Account gestiti da",
+    kindHint:
+      "Synapse: il portale crea gli account e gestisce i token tramite l'homeserver. MAS: l'homeserver delega gli account al suo Matrix Authentication Service (MSC3861); il portale gestisce i token di registrazione di MAS e manda le persone su MAS per registrarsi.",
+    kindSynapse: "Synapse (l'homeserver stesso)",
+    kindMas: "Matrix Authentication Service (MAS)",
+    kindBadgeMas: "MAS",
+    kindBadgeMasTitle: "Account e token di registrazione sono gestiti dal Matrix Authentication Service di questo server",
+    masClient: "Matrix Authentication Service",
+    masClientHint:
+      "Il portale chiama l'API admin di MAS con questo client OAuth 2.0 (concessione con credenziali client, scope urn:mas:admin). Nella configurazione di MAS, elenca il client sotto clients: e il suo ID in policy.data.admin_clients, e servi la risorsa adminapi sul listener che il portale raggiunge.",
+    masUrl: "URL di MAS",
+    masUrlHint: "Dove il portale raggiunge MAS (endpoint dei token e API admin), ad es. http://mas:8080.",
+    masPublicUrl: "URL pubblico di MAS",
+    masPublicUrlHint:
+      "Facoltativo: l'indirizzo di MAS nei browser delle persone, dove prosegue la registrazione, ad es. https://auth.example.org.",
+    masClientId: "ID client OAuth",
+    masClientSecret: "Segreto client OAuth",
+    masClientSecretHint: "Salvato cifrato e mai più mostrato.",
+    masSecretKeep: "Lascia vuoto per mantenere il segreto salvato.",
+    masSecretNeeded:
+      "Obbligatorio: l'host di MAS o il client sono cambiati, e il segreto salvato viene inviato solo alla destinazione per cui è stato fornito.",
+    newMasSecret: "Nuovo segreto client",
+    rotateMasSecret: "Sostituisci segreto",
+    rotatedMasSecret: "Segreto client MAS sostituito",
+    masSecretWriteOnly: "Il segreto client salvato è in sola scrittura: non viene mai mostrato, solo sostituito.",
+    checkingMas: "Verifica dell'homeserver e di MAS…",
+    checkHintMas:
+      "Prima di salvare, il portale verifica che l'homeserver risponda, che MAS dia un token al client e che l'API admin di MAS risponda.",
+    checkFailedMas: "La verifica dell'homeserver o di MAS non è riuscita",
+    saveAnywayTextMas:
+      "Non è stato salvato nulla. Correggi gli indirizzi o il client OAuth e riprova, oppure salva comunque il server: resterà segnato come «Non verificato» finché la diagnostica non avrà esito positivo.",
     title: "Server",
     add: "Aggiungi un server",
     none: "Ancora nessun homeserver",
@@ -198,11 +203,21 @@ export default {
     deleted: (name: string) => `${name} eliminato`,
   },
   diag: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    checksMas: A.diag.checksMas,
-    masServerName: A.diag.masServerName,
-    detected: A.diag.detected,
-    masVersion: A.diag.masVersion,
+    checksMas: {
+      homeserverReachable: "Homeserver raggiungibile",
+      adminApiReachable: "API admin di MAS raggiungibile, client OAuth accettato",
+      tokenEndpointsAvailable: "API dei token di registrazione di MAS disponibile",
+      registrationFlowAvailable: "MAS offre la registrazione con password",
+      registrationEnabled: "Registrazione attiva in MAS",
+      tokenRegistrationSupported: "MAS richiede un token di registrazione",
+      msc3861Detected: "L'homeserver delega l'autenticazione a MAS",
+    },
+    masServerName: "Nome del server indicato da MAS",
+    detected: (kind: "synapse" | "mas", issuer: string | null) =>
+      kind === "mas"
+        ? `Rilevamento: l'homeserver delega l'autenticazione a ${issuer ?? "un server OAuth 2.0"}, quindi MAS è la scelta giusta.`
+        : "Rilevamento: l'homeserver gestisce da sé l'autenticazione, quindi Synapse è la scelta giusta.",
+    masVersion: (version: string) => `MAS ${version}`,
     title: "Diagnostica",
     run: "Esegui diagnostica",
     running: "Verifica…",
@@ -223,20 +238,21 @@ export default {
     },
   },
   tokens: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    introMas: A.tokens.introMas,
-    masNoDelete: A.tokens.masNoDelete,
-    tokenHintMas: A.tokens.tokenHintMas,
-    tokenPlaceholderMas: A.tokens.tokenPlaceholderMas,
-    statusMas: A.tokens.statusMas,
-    revoke: A.tokens.revoke,
-    revokeLabel: A.tokens.revokeLabel,
-    revokeTitle: A.tokens.revokeTitle,
-    revokeText: A.tokens.revokeText,
-    revoked: A.tokens.revoked,
-    unrevoke: A.tokens.unrevoke,
-    unrevokeLabel: A.tokens.unrevokeLabel,
-    unrevoked: A.tokens.unrevoked,
+    introMas: (server: string) =>
+      `Codici di invito per ${server}, gestiti dal suo Matrix Authentication Service. Condividi il link di invito: la pagina di registrazione verifica il token, poi manda la persona su MAS per creare l'account.`,
+    masNoDelete: "MAS conserva ogni token: revocane uno per fermarlo (e annulla la revoca per consentirlo di nuovo).",
+    tokenHintMas: "Lascia vuoto perché lo generi il portale, oppure generane uno qui.",
+    tokenPlaceholderMas: "Generato dal portale",
+    statusMas: { valid: "Valido", expired: "Scaduto", exhausted: "Esaurito", disabled: "Revocato" },
+    revoke: "Revoca",
+    revokeLabel: (token: string) => `Revoca ${token}`,
+    revokeTitle: (token: string) => `Revocare ${token}?`,
+    revokeText:
+      "Nessuno potrà registrarsi con questo token finché non annulli la revoca. Limite, scadenza e utilizzi restano invariati.",
+    revoked: (token: string) => `${token} revocato`,
+    unrevoke: "Annulla revoca",
+    unrevokeLabel: (token: string) => `Annulla la revoca di ${token}`,
+    unrevoked: (token: string) => `${token} può essere di nuovo usato`,
     title: "Token di registrazione",
     intro: (server: string) =>
       `Codici di invito per ${server}. Condividi il link di invito: apre la pagina di registrazione con il token già inserito.`,

@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_NL } from "../../../../common/locales/nl.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("nl");
 
@@ -70,32 +70,37 @@ export default {
     shortcuts: "Snelkoppelingen",
   },
   servers: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    kind: A.servers.kind,
-    kindHint: A.servers.kindHint,
-    kindSynapse: A.servers.kindSynapse,
-    kindMas: A.servers.kindMas,
-    kindBadgeMas: A.servers.kindBadgeMas,
-    kindBadgeMasTitle: A.servers.kindBadgeMasTitle,
-    masClient: A.servers.masClient,
-    masClientHint: A.servers.masClientHint,
-    masUrl: A.servers.masUrl,
-    masUrlHint: A.servers.masUrlHint,
-    masPublicUrl: A.servers.masPublicUrl,
-    masPublicUrlHint: A.servers.masPublicUrlHint,
-    masClientId: A.servers.masClientId,
-    masClientSecret: A.servers.masClientSecret,
-    masClientSecretHint: A.servers.masClientSecretHint,
-    masSecretKeep: A.servers.masSecretKeep,
-    masSecretNeeded: A.servers.masSecretNeeded,
-    newMasSecret: A.servers.newMasSecret,
-    rotateMasSecret: A.servers.rotateMasSecret,
-    rotatedMasSecret: A.servers.rotatedMasSecret,
-    masSecretWriteOnly: A.servers.masSecretWriteOnly,
-    checkingMas: A.servers.checkingMas,
-    checkHintMas: A.servers.checkHintMas,
-    checkFailedMas: A.servers.checkFailedMas,
-    saveAnywayTextMas: A.servers.saveAnywayTextMas,
+    kind: "Accounts beheerd door",
+    kindHint:
+      "Synapse: het portaal maakt accounts aan en beheert tokens via de homeserver. MAS: de homeserver laat de accounts over aan zijn Matrix Authentication Service (MSC3861); het portaal beheert de registratietokens van MAS en stuurt mensen naar MAS om zich aan te melden.",
+    kindSynapse: "Synapse (de homeserver zelf)",
+    kindMas: "Matrix Authentication Service (MAS)",
+    kindBadgeMas: "MAS",
+    kindBadgeMasTitle: "Accounts en registratietokens worden beheerd door de Matrix Authentication Service van deze server",
+    masClient: "Matrix Authentication Service",
+    masClientHint:
+      "Het portaal roept de Admin-API van MAS aan met deze OAuth 2.0-client (grant type clientreferenties, scope urn:mas:admin). Zet in de configuratie van MAS de client onder clients: en zijn ID in policy.data.admin_clients, en bied de resource adminapi aan op de listener die het portaal bereikt.",
+    masUrl: "MAS-URL",
+    masUrlHint: "Waar het portaal MAS bereikt (token-endpoint en Admin-API), bijv. http://mas:8080.",
+    masPublicUrl: "Openbare MAS-URL",
+    masPublicUrlHint:
+      "Optioneel: het adres van MAS in de browser van mensen, waar het aanmelden verdergaat, bijv. https://auth.example.org.",
+    masClientId: "OAuth-client-ID",
+    masClientSecret: "OAuth-clientgeheim",
+    masClientSecretHint: "Versleuteld opgeslagen en nooit meer getoond.",
+    masSecretKeep: "Laat leeg om het opgeslagen geheim te houden.",
+    masSecretNeeded:
+      "Verplicht: de MAS-host of de client is gewijzigd, en het opgeslagen geheim wordt alleen verstuurd naar waar het voor is opgegeven.",
+    newMasSecret: "Nieuw clientgeheim",
+    rotateMasSecret: "Geheim vervangen",
+    rotatedMasSecret: "MAS-clientgeheim vervangen",
+    masSecretWriteOnly: "Het opgeslagen clientgeheim kan alleen worden geschreven: het wordt nooit getoond, alleen vervangen.",
+    checkingMas: "Homeserver en MAS controleren…",
+    checkHintMas:
+      "Voor het opslaan controleert het portaal of de homeserver antwoordt, of MAS de client een token geeft en of de Admin-API van MAS antwoordt.",
+    checkFailedMas: "De controle van de homeserver of MAS is mislukt",
+    saveAnywayTextMas:
+      "Er is niets opgeslagen. Verbeter de adressen of de OAuth-client en probeer het opnieuw, of sla de server toch op: hij staat dan op ‘Niet gecontroleerd’ tot de diagnose slaagt.",
     title: "Servers",
     add: "Server toevoegen",
     none: "Nog geen homeserver",
@@ -198,11 +203,21 @@ export default {
     deleted: (name: string) => `${name} verwijderd`,
   },
   diag: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    checksMas: A.diag.checksMas,
-    masServerName: A.diag.masServerName,
-    detected: A.diag.detected,
-    masVersion: A.diag.masVersion,
+    checksMas: {
+      homeserverReachable: "Homeserver bereikbaar",
+      adminApiReachable: "Admin-API van MAS bereikbaar, OAuth-client geaccepteerd",
+      tokenEndpointsAvailable: "API voor registratietokens van MAS beschikbaar",
+      registrationFlowAvailable: "MAS biedt registratie met wachtwoord aan",
+      registrationEnabled: "Registratie ingeschakeld in MAS",
+      tokenRegistrationSupported: "MAS vereist een registratietoken",
+      msc3861Detected: "De homeserver delegeert authenticatie aan MAS",
+    },
+    masServerName: "Servernaam volgens MAS",
+    detected: (kind: "synapse" | "mas", issuer: string | null) =>
+      kind === "mas"
+        ? `Detectie: de homeserver delegeert authenticatie aan ${issuer ?? "een OAuth 2.0-server"}, dus MAS past.`
+        : "Detectie: de homeserver regelt de authenticatie zelf, dus Synapse past.",
+    masVersion: (version: string) => `MAS ${version}`,
     title: "Diagnose",
     run: "Diagnose uitvoeren",
     running: "Controleren…",
@@ -222,20 +237,22 @@ export default {
     },
   },
   tokens: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    introMas: A.tokens.introMas,
-    masNoDelete: A.tokens.masNoDelete,
-    tokenHintMas: A.tokens.tokenHintMas,
-    tokenPlaceholderMas: A.tokens.tokenPlaceholderMas,
-    statusMas: A.tokens.statusMas,
-    revoke: A.tokens.revoke,
-    revokeLabel: A.tokens.revokeLabel,
-    revokeTitle: A.tokens.revokeTitle,
-    revokeText: A.tokens.revokeText,
-    revoked: A.tokens.revoked,
-    unrevoke: A.tokens.unrevoke,
-    unrevokeLabel: A.tokens.unrevokeLabel,
-    unrevoked: A.tokens.unrevoked,
+    introMas: (server: string) =>
+      `Uitnodigingscodes voor ${server}, beheerd door zijn Matrix Authentication Service. Deel de uitnodigingslink: de aanmeldpagina controleert het token en stuurt de persoon dan naar MAS om het account aan te maken.`,
+    masNoDelete:
+      "MAS bewaart elk token: trek er een in om het te stoppen (en maak de intrekking ongedaan om het weer toe te staan).",
+    tokenHintMas: "Laat leeg om het portaal er een te laten maken, of maak er hier een.",
+    tokenPlaceholderMas: "Gemaakt door het portaal",
+    statusMas: { valid: "Geldig", expired: "Verlopen", exhausted: "Opgebruikt", disabled: "Ingetrokken" },
+    revoke: "Intrekken",
+    revokeLabel: (token: string) => `${token} intrekken`,
+    revokeTitle: (token: string) => `${token} intrekken?`,
+    revokeText:
+      "Niemand kan zich er nog mee aanmelden tot je de intrekking ongedaan maakt. De limiet, de vervaldatum en het gebruik blijven zoals ze zijn.",
+    revoked: (token: string) => `${token} ingetrokken`,
+    unrevoke: "Intrekking ongedaan maken",
+    unrevokeLabel: (token: string) => `Intrekking van ${token} ongedaan maken`,
+    unrevoked: (token: string) => `${token} kan weer worden gebruikt`,
     title: "Registratietokens",
     intro: (server: string) =>
       `Uitnodigingscodes voor ${server}. Deel de uitnodigingslink: die opent de aanmeldpagina met het token al ingevuld.`,

@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { plurals } from "../../../../common/i18n.ts";
 import { UI_PL } from "../../../../common/locales/pl.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const p = plurals("pl");
 /** "n noun" in the form Intl.PluralRules picks: one (1), few (2–4, 22–24…), many (0, 5–21…); fractions take few. */
@@ -73,32 +73,37 @@ export default {
     shortcuts: "Skróty",
   },
   servers: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    kind: A.servers.kind,
-    kindHint: A.servers.kindHint,
-    kindSynapse: A.servers.kindSynapse,
-    kindMas: A.servers.kindMas,
-    kindBadgeMas: A.servers.kindBadgeMas,
-    kindBadgeMasTitle: A.servers.kindBadgeMasTitle,
-    masClient: A.servers.masClient,
-    masClientHint: A.servers.masClientHint,
-    masUrl: A.servers.masUrl,
-    masUrlHint: A.servers.masUrlHint,
-    masPublicUrl: A.servers.masPublicUrl,
-    masPublicUrlHint: A.servers.masPublicUrlHint,
-    masClientId: A.servers.masClientId,
-    masClientSecret: A.servers.masClientSecret,
-    masClientSecretHint: A.servers.masClientSecretHint,
-    masSecretKeep: A.servers.masSecretKeep,
-    masSecretNeeded: A.servers.masSecretNeeded,
-    newMasSecret: A.servers.newMasSecret,
-    rotateMasSecret: A.servers.rotateMasSecret,
-    rotatedMasSecret: A.servers.rotatedMasSecret,
-    masSecretWriteOnly: A.servers.masSecretWriteOnly,
-    checkingMas: A.servers.checkingMas,
-    checkHintMas: A.servers.checkHintMas,
-    checkFailedMas: A.servers.checkFailedMas,
-    saveAnywayTextMas: A.servers.saveAnywayTextMas,
+    kind: "Kontami zarządza",
+    kindHint:
+      "Synapse: portal tworzy konta i zarządza tokenami przez serwer domowy. MAS: serwer domowy przekazuje konta swojemu Matrix Authentication Service (MSC3861); portal zarządza tokenami rejestracyjnymi MAS i kieruje ludzi do MAS, aby się tam zarejestrowali.",
+    kindSynapse: "Synapse (sam serwer domowy)",
+    kindMas: "Matrix Authentication Service (MAS)",
+    kindBadgeMas: "MAS",
+    kindBadgeMasTitle: "Kontami i tokenami rejestracyjnymi zarządza Matrix Authentication Service tego serwera",
+    masClient: "Matrix Authentication Service",
+    masClientHint:
+      "Portal wywołuje API administracyjne MAS przez tego klienta OAuth 2.0 (przepływ poświadczeń klienta, zakres urn:mas:admin). W konfiguracji MAS wpisz klienta w clients:, a jego identyfikator w policy.data.admin_clients, i udostępnij zasób adminapi na listenerze, do którego dociera portal.",
+    masUrl: "URL MAS",
+    masUrlHint: "Adres, pod którym portal łączy się z MAS (endpoint tokenów i API administracyjne), np. http://mas:8080.",
+    masPublicUrl: "Publiczny URL MAS",
+    masPublicUrlHint:
+      "Opcjonalnie: adres MAS w przeglądarkach ludzi, pod którym rejestracja jest kontynuowana, np. https://auth.example.org.",
+    masClientId: "Identyfikator klienta OAuth",
+    masClientSecret: "Sekret klienta OAuth",
+    masClientSecretHint: "Przechowywany w postaci zaszyfrowanej, nigdy więcej nie jest pokazywany.",
+    masSecretKeep: "Zostaw puste, aby zachować zapisany sekret.",
+    masSecretNeeded:
+      "Wymagane: zmienił się host MAS lub klient, a zapisany sekret jest wysyłany tylko do miejsca, dla którego go podano.",
+    newMasSecret: "Nowy sekret klienta",
+    rotateMasSecret: "Zastąp sekret",
+    rotatedMasSecret: "Zastąpiono sekret klienta MAS",
+    masSecretWriteOnly: "Zapisany sekret klienta jest tylko do zapisu: nigdy nie jest pokazywany, można go jedynie zastąpić.",
+    checkingMas: "Sprawdzanie serwera domowego i MAS…",
+    checkHintMas:
+      "Przed zapisaniem portal sprawdza, czy serwer domowy odpowiada, czy MAS wydaje klientowi token i czy API administracyjne MAS odpowiada.",
+    checkFailedMas: "Sprawdzenie serwera domowego lub MAS nie powiodło się",
+    saveAnywayTextMas:
+      "Nic nie zostało zapisane. Popraw adresy lub klienta OAuth i spróbuj ponownie albo mimo to zapisz serwer: zostanie oznaczony jako „Niesprawdzony”, dopóki diagnostyka nie przejdzie pomyślnie.",
     title: "Serwery",
     add: "Dodaj serwer",
     none: "Nie ma jeszcze serwera domowego",
@@ -201,11 +206,21 @@ export default {
     deleted: (name: string) => `Usunięto ${name}`,
   },
   diag: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    checksMas: A.diag.checksMas,
-    masServerName: A.diag.masServerName,
-    detected: A.diag.detected,
-    masVersion: A.diag.masVersion,
+    checksMas: {
+      homeserverReachable: "Serwer domowy osiągalny",
+      adminApiReachable: "API administracyjne MAS osiągalne, klient OAuth zaakceptowany",
+      tokenEndpointsAvailable: "API tokenów rejestracyjnych MAS dostępne",
+      registrationFlowAvailable: "MAS oferuje rejestrację z hasłem",
+      registrationEnabled: "Rejestracja włączona w MAS",
+      tokenRegistrationSupported: "MAS wymaga tokenu rejestracyjnego",
+      msc3861Detected: "Serwer domowy deleguje uwierzytelnianie do MAS",
+    },
+    masServerName: "Nazwa serwera podana przez MAS",
+    detected: (kind: "synapse" | "mas", issuer: string | null) =>
+      kind === "mas"
+        ? `Wykrywanie: serwer domowy deleguje uwierzytelnianie do ${issuer ?? "serwera OAuth 2.0"}, więc pasuje MAS.`
+        : "Wykrywanie: serwer domowy sam zajmuje się uwierzytelnianiem, więc pasuje Synapse.",
+    masVersion: (version: string) => `MAS ${version}`,
     title: "Diagnostyka",
     run: "Uruchom diagnostykę",
     running: "Sprawdzanie…",
@@ -226,20 +241,22 @@ export default {
     },
   },
   tokens: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    introMas: A.tokens.introMas,
-    masNoDelete: A.tokens.masNoDelete,
-    tokenHintMas: A.tokens.tokenHintMas,
-    tokenPlaceholderMas: A.tokens.tokenPlaceholderMas,
-    statusMas: A.tokens.statusMas,
-    revoke: A.tokens.revoke,
-    revokeLabel: A.tokens.revokeLabel,
-    revokeTitle: A.tokens.revokeTitle,
-    revokeText: A.tokens.revokeText,
-    revoked: A.tokens.revoked,
-    unrevoke: A.tokens.unrevoke,
-    unrevokeLabel: A.tokens.unrevokeLabel,
-    unrevoked: A.tokens.unrevoked,
+    introMas: (server: string) =>
+      `Kody zaproszeń do ${server}, przechowywane przez jego Matrix Authentication Service. Udostępnij link z zaproszeniem: strona rejestracji sprawdza token, a potem kieruje osobę do MAS, gdzie zakłada konto.`,
+    masNoDelete:
+      "MAS przechowuje każdy token: unieważnij token, aby go zatrzymać (i cofnij unieważnienie, aby znów go dopuścić).",
+    tokenHintMas: "Zostaw puste, aby portal sam go wygenerował, albo wygeneruj go tutaj.",
+    tokenPlaceholderMas: "Generowany przez portal",
+    statusMas: { valid: "Ważny", expired: "Wygasły", exhausted: "Wykorzystany", disabled: "Unieważniony" },
+    revoke: "Unieważnij",
+    revokeLabel: (token: string) => `Unieważnij ${token}`,
+    revokeTitle: (token: string) => `Unieważnić ${token}?`,
+    revokeText:
+      "Nikt nie będzie mógł się nim zarejestrować, dopóki nie cofniesz unieważnienia. Limit, termin ważności i liczba użyć pozostają bez zmian.",
+    revoked: (token: string) => `Unieważniono ${token}`,
+    unrevoke: "Cofnij unieważnienie",
+    unrevokeLabel: (token: string) => `Cofnij unieważnienie ${token}`,
+    unrevoked: (token: string) => `Można znów używać ${token}`,
     title: "Tokeny rejestracyjne",
     intro: (server: string) =>
       `Kody zaproszeń do ${server}. Udostępnij link z zaproszeniem: otwiera stronę rejestracji z już wpisanym tokenem.`,

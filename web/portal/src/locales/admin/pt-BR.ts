@@ -2,7 +2,7 @@
 import type { SettingProblem } from "../../../../../portal/src/contract.ts";
 import { type PluralForms, plurals } from "../../../../common/i18n.ts";
 import { UI_PTBR } from "../../../../common/locales/pt-BR.ts";
-import { A, type AdminMessages } from "../../strings/admin.ts";
+import type { AdminMessages } from "../../strings/admin.ts";
 
 const rules = plurals("pt-BR");
 /** CLDR puts 0 with 1 in Portuguese ("0 entrada"); Brazilian usage counts zero in the plural ("0 entradas"). */
@@ -72,32 +72,37 @@ export default {
     shortcuts: "Atalhos",
   },
   servers: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    kind: A.servers.kind,
-    kindHint: A.servers.kindHint,
-    kindSynapse: A.servers.kindSynapse,
-    kindMas: A.servers.kindMas,
-    kindBadgeMas: A.servers.kindBadgeMas,
-    kindBadgeMasTitle: A.servers.kindBadgeMasTitle,
-    masClient: A.servers.masClient,
-    masClientHint: A.servers.masClientHint,
-    masUrl: A.servers.masUrl,
-    masUrlHint: A.servers.masUrlHint,
-    masPublicUrl: A.servers.masPublicUrl,
-    masPublicUrlHint: A.servers.masPublicUrlHint,
-    masClientId: A.servers.masClientId,
-    masClientSecret: A.servers.masClientSecret,
-    masClientSecretHint: A.servers.masClientSecretHint,
-    masSecretKeep: A.servers.masSecretKeep,
-    masSecretNeeded: A.servers.masSecretNeeded,
-    newMasSecret: A.servers.newMasSecret,
-    rotateMasSecret: A.servers.rotateMasSecret,
-    rotatedMasSecret: A.servers.rotatedMasSecret,
-    masSecretWriteOnly: A.servers.masSecretWriteOnly,
-    checkingMas: A.servers.checkingMas,
-    checkHintMas: A.servers.checkHintMas,
-    checkFailedMas: A.servers.checkFailedMas,
-    saveAnywayTextMas: A.servers.saveAnywayTextMas,
+    kind: "Contas gerenciadas por",
+    kindHint:
+      "Synapse: o portal cria as contas e gerencia os tokens pelo servidor local. MAS: o servidor local delega as contas ao Matrix Authentication Service dele (MSC3861); o portal gerencia os tokens de cadastro do MAS e envia as pessoas ao MAS para se cadastrarem.",
+    kindSynapse: "Synapse (o próprio servidor local)",
+    kindMas: "Matrix Authentication Service (MAS)",
+    kindBadgeMas: "MAS",
+    kindBadgeMasTitle: "As contas e os tokens de cadastro são gerenciados pelo Matrix Authentication Service deste servidor",
+    masClient: "Matrix Authentication Service",
+    masClientHint:
+      "O portal chama a API de administração do MAS com este cliente OAuth 2.0 (concessão de credenciais do cliente, escopo urn:mas:admin). Na configuração do MAS, liste o cliente em clients: e o ID dele em policy.data.admin_clients, e sirva o recurso adminapi no listener que o portal alcança.",
+    masUrl: "URL do MAS",
+    masUrlHint: "Onde o portal alcança o MAS (endpoint de token e API de administração), por exemplo http://mas:8080.",
+    masPublicUrl: "URL pública do MAS",
+    masPublicUrlHint:
+      "Opcional: o endereço do MAS no navegador das pessoas, onde o cadastro continua, por exemplo https://auth.example.org.",
+    masClientId: "ID do cliente OAuth",
+    masClientSecret: "Segredo do cliente OAuth",
+    masClientSecretHint: "Guardado criptografado e nunca mais mostrado.",
+    masSecretKeep: "Deixe vazio para manter o segredo guardado.",
+    masSecretNeeded:
+      "Obrigatório: o host do MAS ou o cliente mudou, e o segredo guardado só é enviado ao destino para o qual foi informado.",
+    newMasSecret: "Novo segredo do cliente",
+    rotateMasSecret: "Substituir segredo",
+    rotatedMasSecret: "Segredo do cliente MAS substituído",
+    masSecretWriteOnly: "O segredo do cliente guardado é somente gravação: nunca é mostrado, só substituído.",
+    checkingMas: "Verificando o servidor local e o MAS…",
+    checkHintMas:
+      "Antes de salvar, o portal verifica se o servidor local responde, se o MAS entrega um token ao cliente e se a API de administração do MAS responde.",
+    checkFailedMas: "A verificação do servidor local ou do MAS falhou",
+    saveAnywayTextMas:
+      "Nada foi salvo. Corrija os endereços ou o cliente OAuth e tente de novo, ou salve o servidor mesmo assim: ele fica marcado como “Não verificado” até o diagnóstico passar.",
     title: "Servidores",
     add: "Adicionar um servidor",
     none: "Nenhum servidor local ainda",
@@ -201,11 +206,21 @@ export default {
     deleted: (name: string) => `${name} excluído`,
   },
   diag: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    checksMas: A.diag.checksMas,
-    masServerName: A.diag.masServerName,
-    detected: A.diag.detected,
-    masVersion: A.diag.masVersion,
+    checksMas: {
+      homeserverReachable: "Servidor local acessível",
+      adminApiReachable: "API de administração do MAS acessível, cliente OAuth aceito",
+      tokenEndpointsAvailable: "API de tokens de cadastro do MAS disponível",
+      registrationFlowAvailable: "O MAS oferece cadastro com senha",
+      registrationEnabled: "Cadastro ativado no MAS",
+      tokenRegistrationSupported: "O MAS exige um token de cadastro",
+      msc3861Detected: "O servidor local delega a autenticação ao MAS",
+    },
+    masServerName: "Nome do servidor informado pelo MAS",
+    detected: (kind: "synapse" | "mas", issuer: string | null) =>
+      kind === "mas"
+        ? `Detecção: o servidor local delega a autenticação a ${issuer ?? "um servidor OAuth 2.0"}, então MAS é a escolha certa.`
+        : "Detecção: o servidor local faz a autenticação por conta própria, então Synapse é a escolha certa.",
+    masVersion: (version: string) => `MAS ${version}`,
     title: "Diagnóstico",
     run: "Executar diagnóstico",
     running: "Verificando…",
@@ -226,20 +241,21 @@ export default {
     },
   },
   tokens: {
-    // TODO(mas23): English until the texts of servers whose accounts MAS manages are translated (issue 23).
-    introMas: A.tokens.introMas,
-    masNoDelete: A.tokens.masNoDelete,
-    tokenHintMas: A.tokens.tokenHintMas,
-    tokenPlaceholderMas: A.tokens.tokenPlaceholderMas,
-    statusMas: A.tokens.statusMas,
-    revoke: A.tokens.revoke,
-    revokeLabel: A.tokens.revokeLabel,
-    revokeTitle: A.tokens.revokeTitle,
-    revokeText: A.tokens.revokeText,
-    revoked: A.tokens.revoked,
-    unrevoke: A.tokens.unrevoke,
-    unrevokeLabel: A.tokens.unrevokeLabel,
-    unrevoked: A.tokens.unrevoked,
+    introMas: (server: string) =>
+      `Códigos de convite para ${server}, mantidos pelo Matrix Authentication Service dele. Compartilhe o link de convite: a página de cadastro verifica o token e depois envia a pessoa ao MAS para criar a conta.`,
+    masNoDelete: "O MAS mantém todos os tokens: revogue um para interrompê-lo (e desfaça a revogação para permiti-lo de novo).",
+    tokenHintMas: "Deixe vazio para o portal gerar um, ou gere um aqui.",
+    tokenPlaceholderMas: "Gerado pelo portal",
+    statusMas: { valid: "Válido", expired: "Expirado", exhausted: "Esgotado", disabled: "Revogado" },
+    revoke: "Revogar",
+    revokeLabel: (token: string) => `Revogar ${token}`,
+    revokeTitle: (token: string) => `Revogar ${token}?`,
+    revokeText:
+      "Ninguém pode se cadastrar com ele até você desfazer a revogação. O limite, a validade e os usos continuam como estão.",
+    revoked: (token: string) => `${token} revogado`,
+    unrevoke: "Desfazer revogação",
+    unrevokeLabel: (token: string) => `Desfazer a revogação de ${token}`,
+    unrevoked: (token: string) => `${token} pode ser usado de novo`,
     title: "Tokens de cadastro",
     intro: (server: string) =>
       `Códigos de convite para ${server}. Compartilhe o link de convite: ele abre a página de cadastro com o token já preenchido.`,

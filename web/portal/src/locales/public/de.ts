@@ -1,12 +1,25 @@
 /** The public sign-up page in German (docs/i18n.md). Informal "du", as Home Assistant's and Element's German. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("de");
 
 export default {
-  // TODO(mas23): English until the hand-off to MAS is translated (issue 23).
-  mas: P.mas,
+  mas: {
+    label: "Prüfe deine Einladung",
+    intro: (server: string) =>
+      `Konten auf ${server} legt sein Kontodienst an. Prüfe hier dein Registrierungstoken; danach geht es dort weiter, wo du Benutzernamen und Passwort wählst.`,
+    tokenHint: "Der Einladungscode, den du bekommen hast.",
+    check: "Token prüfen",
+    checking: "Wird geprüft…",
+    valid: "Dieses Token ist gültig.",
+    invalid: "Dieses Token ist nicht gültig: Vielleicht ist es vertippt, abgelaufen, aufgebraucht oder widerrufen.",
+    empty: "Gib dein Registrierungstoken ein.",
+    failed: "Das Token konnte gerade nicht geprüft werden. Bitte versuche es gleich noch einmal.",
+    continue: "Weiter zum Erstellen deines Kontos",
+    pasteHint: "Wenn die nächste Seite nach einem Registrierungstoken fragt, füge dieses ein:",
+    copyToken: "Das Registrierungstoken kopieren",
+  },
   demo: "DEMO",
   demoTitle: "Demo-Modus: Konten entstehen auf einem simulierten Homeserver und verschwinden, wenn das Portal neu startet",
   loading: "Wird geladen…",

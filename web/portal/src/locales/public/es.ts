@@ -1,12 +1,25 @@
 /** The public sign-up page in Spanish (docs/i18n.md). "Tú", as Home Assistant's and Element's Spanish. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("es");
 
 export default {
-  // TODO(mas23): English until the hand-off to MAS is translated (issue 23).
-  mas: P.mas,
+  mas: {
+    label: "Comprueba tu invitación",
+    intro: (server: string) =>
+      `Las cuentas en ${server} las crea su servicio de cuentas. Comprueba aquí tu token de registro; después continúa allí para elegir tu nombre de usuario y tu contraseña.`,
+    tokenHint: "El código de invitación que te dieron.",
+    check: "Comprobar token",
+    checking: "Comprobando…",
+    valid: "Este token es válido.",
+    invalid: "Este token no es válido: puede que esté mal escrito, caducado, agotado o revocado.",
+    empty: "Introduce tu token de registro.",
+    failed: "No se pudo comprobar el token ahora mismo. Vuelve a intentarlo en un momento.",
+    continue: "Continuar para crear tu cuenta",
+    pasteHint: "Si la página siguiente pide un token de registro, pega este:",
+    copyToken: "Copiar el token de registro",
+  },
   demo: "DEMO",
   demoTitle: "Modo demo: las cuentas se crean en un servidor base simulado y desaparecen cuando el portal se reinicia",
   loading: "Cargando…",

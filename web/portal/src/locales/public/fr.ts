@@ -1,12 +1,25 @@
 /** The public sign-up page in French (docs/i18n.md). "Vous", as Home Assistant's and Element's French. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("fr");
 
 export default {
-  // TODO(mas23): English until the hand-off to MAS is translated (issue 23).
-  mas: P.mas,
+  mas: {
+    label: "Vérifiez votre invitation",
+    intro: (server: string) =>
+      `Les comptes sur ${server} sont créés par son service de comptes. Vérifiez ici votre jeton d’inscription ; vous continuerez ensuite là-bas pour choisir votre nom d’utilisateur et votre mot de passe.`,
+    tokenHint: "Le code d’invitation que vous avez reçu.",
+    check: "Vérifier le jeton",
+    checking: "Vérification…",
+    valid: "Ce jeton est valide.",
+    invalid: "Ce jeton n’est pas valide : il est peut-être mal saisi, expiré, épuisé ou révoqué.",
+    empty: "Saisissez votre jeton d’inscription.",
+    failed: "Le jeton n’a pas pu être vérifié pour l’instant. Réessayez dans un moment.",
+    continue: "Continuer pour créer votre compte",
+    pasteHint: "Si la page suivante demande un jeton d’inscription, collez celui-ci :",
+    copyToken: "Copier le jeton d’inscription",
+  },
   demo: "DÉMO",
   demoTitle: "Mode démo : les comptes sont créés sur un serveur d’accueil simulé et disparaissent au redémarrage du portail",
   loading: "Chargement…",

@@ -1,12 +1,25 @@
 /** The public sign-up page in Italian (docs/i18n.md). "Tu", as Home Assistant's and Element's Italian. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("it");
 
 export default {
-  // TODO(mas23): English until the hand-off to MAS is translated (issue 23).
-  mas: P.mas,
+  mas: {
+    label: "Verifica il tuo invito",
+    intro: (server: string) =>
+      `Gli account su ${server} vengono creati dal suo servizio account. Verifica qui il tuo token di registrazione; poi prosegui lì per scegliere nome utente e password.`,
+    tokenHint: "Il codice d’invito che hai ricevuto.",
+    check: "Verifica token",
+    checking: "Verifica…",
+    valid: "Questo token è valido.",
+    invalid: "Questo token non è valido: potrebbe essere scritto male, scaduto, esaurito o revocato.",
+    empty: "Inserisci il tuo token di registrazione.",
+    failed: "Non è stato possibile verificare il token in questo momento. Riprova tra poco.",
+    continue: "Continua per creare il tuo account",
+    pasteHint: "Se la pagina successiva chiede un token di registrazione, incolla questo:",
+    copyToken: "Copia il token di registrazione",
+  },
   demo: "DEMO",
   demoTitle: "Modalità demo: gli account vengono creati su un homeserver simulato e spariscono al riavvio del portale",
   loading: "Caricamento…",

@@ -1,12 +1,25 @@
 /** The public sign-up page in Dutch (docs/i18n.md). Informal "je", as Home Assistant's and Element's Dutch. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("nl");
 
 export default {
-  // TODO(mas23): English until the hand-off to MAS is translated (issue 23).
-  mas: P.mas,
+  mas: {
+    label: "Controleer je uitnodiging",
+    intro: (server: string) =>
+      `Accounts op ${server} worden aangemaakt door zijn accountdienst. Controleer hier je registratietoken; daarna ga je daar verder om je gebruikersnaam en wachtwoord te kiezen.`,
+    tokenHint: "De uitnodigingscode die je hebt gekregen.",
+    check: "Token controleren",
+    checking: "Controleren…",
+    valid: "Dit token is geldig.",
+    invalid: "Dit token is niet geldig: misschien is het verkeerd getypt, verlopen, opgebruikt of ingetrokken.",
+    empty: "Vul je registratietoken in.",
+    failed: "Het token kon nu niet worden gecontroleerd. Probeer het zo nog eens.",
+    continue: "Verder om je account aan te maken",
+    pasteHint: "Als de volgende pagina om een registratietoken vraagt, plak dan dit:",
+    copyToken: "Het registratietoken kopiëren",
+  },
   demo: "DEMO",
   demoTitle: "Demomodus: accounts worden aangemaakt op een gesimuleerde homeserver en verdwijnen als het portaal herstart",
   loading: "Laden…",

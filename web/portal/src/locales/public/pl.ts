@@ -1,12 +1,25 @@
 /** The public sign-up page in Polish (docs/i18n.md). Informal "ty", as Home Assistant's and Element's Polish. */
 import { plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const p = plurals("pl");
 
 export default {
-  // TODO(mas23): English until the hand-off to MAS is translated (issue 23).
-  mas: P.mas,
+  mas: {
+    label: "Sprawdź zaproszenie",
+    intro: (server: string) =>
+      `Konta na ${server} tworzy jego usługa kont. Sprawdź tutaj swój token rejestracyjny; potem przejdź tam, aby wybrać nazwę użytkownika i hasło.`,
+    tokenHint: "Otrzymany kod zaproszenia.",
+    check: "Sprawdź token",
+    checking: "Sprawdzanie…",
+    valid: "Ten token jest ważny.",
+    invalid: "Ten token jest nieważny: może mieć literówkę albo mógł wygasnąć, zostać wykorzystany lub unieważniony.",
+    empty: "Wpisz swój token rejestracyjny.",
+    failed: "Nie udało się teraz sprawdzić tokenu. Spróbuj ponownie za chwilę.",
+    continue: "Przejdź dalej, aby założyć konto",
+    pasteHint: "Jeśli następna strona poprosi o token rejestracyjny, wklej ten:",
+    copyToken: "Skopiuj token rejestracyjny",
+  },
   demo: "DEMO",
   demoTitle: "Tryb demo: konta powstają na symulowanym serwerze domowym i znikają po ponownym uruchomieniu portalu",
   loading: "Ładowanie…",

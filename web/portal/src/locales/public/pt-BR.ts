@@ -1,14 +1,27 @@
 /** The public sign-up page in Brazilian Portuguese (docs/i18n.md). "Você", as Home Assistant's pt-BR translation. */
 import { type PluralForms, plurals } from "../../../../common/i18n.ts";
-import { P, type PublicMessages } from "../../strings/public.ts";
+import type { PublicMessages } from "../../strings/public.ts";
 
 const rules = plurals("pt-BR");
 /** CLDR puts 0 with 1 in Portuguese; Brazilian usage counts zero in the plural. */
 const p = (n: number, forms: PluralForms) => (n === 0 ? forms.other : rules(n, forms));
 
 export default {
-  // TODO(mas23): English until the hand-off to MAS is translated (issue 23).
-  mas: P.mas,
+  mas: {
+    label: "Verifique seu convite",
+    intro: (server: string) =>
+      `As contas em ${server} são criadas pelo serviço de contas dele. Verifique aqui seu token de cadastro; depois continue lá para escolher seu nome de usuário e sua senha.`,
+    tokenHint: "O código de convite que você recebeu.",
+    check: "Verificar token",
+    checking: "Verificando…",
+    valid: "Este token é válido.",
+    invalid: "Este token não é válido: pode ter sido digitado errado ou pode ter expirado, esgotado ou sido revogado.",
+    empty: "Digite seu token de cadastro.",
+    failed: "Não foi possível verificar o token agora. Tente de novo daqui a pouco.",
+    continue: "Continuar para criar sua conta",
+    pasteHint: "Se a próxima página pedir um token de cadastro, cole este:",
+    copyToken: "Copiar o token de cadastro",
+  },
   demo: "DEMO",
   demoTitle: "Modo demo: as contas são criadas em um servidor simulado e somem quando o portal reinicia",
   loading: "Carregando…",
