@@ -199,4 +199,23 @@ describe("portal UI: servers whose accounts MAS manages (headless Chromium)", { 
     assert.deepEqual(world.strayRequests, [], "the page itself calls nothing but the portal");
     assert.deepEqual(world.cspViolations, []);
   });
+
+  it("the hand-off to MAS reads in the visitor's language and fits a phone (German, Polish)", async () => {
+    for (const locale of ["de-DE", "pl-PL"]) {
+      const { page } = await world.newPage({ phone: true, locale });
+      await page.goto(`${world.portal.url}/?server=demo-mas&token=demo-mas-welcome`);
+      const next = page.getByTestId("mas-continue");
+      await next.waitFor();
+      const text = await page.locator("main").innerText();
+      for (const english of ["This token is valid.", "Continue to create your account", "Registration token"]) {
+        assert.ok(!text.includes(english), `${locale}: "${english}" is translated`);
+      }
+      if (locale === "de-DE") {
+        await page.getByText("Dieses Token ist gültig.").waitFor();
+        assert.equal(await next.getByRole("link").innerText(), "Weiter zum Erstellen deines Kontos");
+      }
+      assert.deepEqual(await overflowing(page), [], `${locale}: nothing wider than the phone`);
+      await page.screenshot({ path: join(ARTIFACTS, `portal-mas-signup-${locale}-phone.png`) });
+    }
+  });
 });
