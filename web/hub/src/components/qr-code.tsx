@@ -1,27 +1,14 @@
 import { useMemo } from "preact/hooks";
-import { encode } from "uqr";
+import { qrMatrix, qrPath, qrSide } from "../../../common/qr.ts";
 
 /**
  * A QR code as an SVG: dark modules on a white field with a quiet zone, whatever the theme (scanners need the
- * contrast). One path, one horizontal run per rect, so it stays crisp at any size.
+ * contrast). Drawn by the same code as the portal's invite QR codes (web/common/qr.ts), so both scan alike.
  */
 export function QrCode({ value, label, size = 220 }: { value: string; label: string; size?: number }) {
   const { path, dimension } = useMemo(() => {
-    const qr = encode(value, { ecc: "M", border: 0 });
-    let d = "";
-    qr.data.forEach((row, y) => {
-      let x = 0;
-      while (x < row.length) {
-        if (!row[x]) {
-          x++;
-          continue;
-        }
-        const start = x;
-        while (x < row.length && row[x]) x++;
-        d += `M${start + 4} ${y + 4}h${x - start}v1h-${x - start}z`;
-      }
-    });
-    return { path: d, dimension: qr.size + 8 };
+    const qr = qrMatrix(value);
+    return { path: qrPath(qr), dimension: qrSide(qr) };
   }, [value]);
   return (
     <svg
