@@ -93,6 +93,9 @@ describe("portal metrics (Prometheus) over HTTP", () => {
     assert.equal((await admin.put(path("/metrics-welcome"), { label: "Welcome" })).status, 200);
     assert.equal((await admin.post(path(), { token: "metrics-gone" })).status, 201);
     assert.equal((await admin.patch(path("/metrics-gone"))).status, 200);
+    // Synapse enables a disabled token only through a new usage limit (PUT): PATCH {action: enable} is refused.
+    assert.equal((await admin.patch(path("/metrics-gone"), { action: "enable" })).status, 400);
+    assert.equal((await admin.post(path("/batch"), { count: 3, label: "Flyers" })).status, 201);
     assert.equal((await admin.delete(path("/metrics-gone"))).status, 200);
     assert.equal((await admin.get(path())).status, 200, "reading is no operation");
     // Without a session: refused before any handler, not an administrator's operation.
@@ -110,6 +113,8 @@ describe("portal metrics (Prometheus) over HTTP", () => {
     assert.equal(value(operations, { operation: "create", result: "refused" }), 1);
     assert.equal(value(operations, { operation: "update", result: "ok" }), 1);
     assert.equal(value(operations, { operation: "disable", result: "ok" }), 1);
+    assert.equal(value(operations, { operation: "enable", result: "refused" }), 1);
+    assert.equal(value(operations, { operation: "batch", result: "ok" }), 1, "a batch is one operation");
     assert.equal(value(operations, { operation: "delete", result: "ok" }), 1);
     const signUps = all.get("portal_signups_total");
     assert.equal(value(signUps, { result: "created" }), 1);

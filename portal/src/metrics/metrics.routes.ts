@@ -6,9 +6,21 @@ import type { PortalMetrics, TokenOperation } from "./portal-metrics.ts";
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
-/** `/api/admin/tokens` changes by method: POST creates, PUT updates, PATCH disables, DELETE deletes. */
+/** `/api/admin/tokens` changes by method: POST creates, PUT updates, PATCH disables (or enables), DELETE deletes. */
 const TOKEN_OPERATIONS: Record<string, TokenOperation> = { POST: "create", PUT: "update", PATCH: "disable", DELETE: "delete" };
 const TOKEN_PATH = /^\/api\/admin\/tokens(\/[^/]+)?\/?$/;
+
+/** Which token operation a request was, if any: a create goes to the collection, a batch to `/batch`, the rest to one token. */
+async function tokenOperation(method: string, path: string, body: () => Promise<string>): Promise<TokenOperation | undefined> {
+  const operation = TOKEN_OPERATIONS[method];
+  const match = operation === undefined ? null : TOKEN_PATH.exec(path);
+  if (operation === undefined || !match) return undefined;
+  if (operation === "create") return match[1] === undefined ? "create" : match[1] === "/batch" ? "batch" : undefined;
+  if (match[1] === undefined) return undefined;
+  if (operation !== "disable") return operation;
+  // PATCH's body (already read and cached by the handler) says `{"action":"enable"}` for an enable (MAS: unrevoke).
+  return /"action"\s*:\s*"enable"/.test(await body().catch(() => "")) ? "enable" : "disable";
+}
 
 /**
  * Counts sign-ups (`POST /api/register`) and administrators' token changes by how the portal answered them. Mounted
@@ -19,12 +31,8 @@ export function countOutcomes(metrics: PortalMetrics): MiddlewareHandler<PortalE
     await next();
     const { method, path } = c.req;
     if (method === "POST" && (path === "/api/register" || path === "/api/register/")) metrics.signUp(c.res.status);
-    const operation = TOKEN_OPERATIONS[method];
-    const match = operation === undefined ? null : TOKEN_PATH.exec(path);
-    // A create goes to the collection, the others to one token.
-    if (operation !== undefined && match && (operation === "create") === (match[1] === undefined)) {
-      metrics.tokenOperation(operation, c.res.status);
-    }
+    const operation = await tokenOperation(method, path, () => c.req.text());
+    if (operation !== undefined) metrics.tokenOperation(operation, c.res.status);
   };
 }
 

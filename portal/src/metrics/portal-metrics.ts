@@ -9,7 +9,7 @@ export type HomeserverOutcome = "2xx" | "3xx" | "4xx" | "5xx" | "timeout" | "net
 export type SignUpResult = "created" | "refused" | "failed";
 
 /** An administrator's change to registration tokens (`/api/admin/tokens`). */
-export type TokenOperation = "create" | "update" | "disable" | "delete";
+export type TokenOperation = "create" | "batch" | "update" | "disable" | "enable" | "delete";
 
 /** The status class of an HTTP status (`2xx` …), for the homeserver outcome label. */
 export function statusClass(status: number): HomeserverOutcome {
@@ -69,7 +69,7 @@ export class PortalMetrics {
     });
     // Every known series from the start, at 0: a dashboard sees "no failures" rather than "no data".
     for (const result of ["created", "refused", "failed"] as const) this.#signUps.inc({ result }, 0);
-    for (const operation of ["create", "update", "disable", "delete"] as const) {
+    for (const operation of ["create", "batch", "update", "disable", "enable", "delete"] as const) {
       for (const result of ["ok", "refused", "failed"] as const) this.#tokenOperations.inc({ operation, result }, 0);
     }
     for (const kind of ["timeout", "network", "denied", "5xx"] as const) this.#homeserverFailures.inc({ kind }, 0);
