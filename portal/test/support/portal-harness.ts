@@ -12,6 +12,7 @@ import { loadPortalConfig } from "../../src/config.ts";
 import type { DeploymentCapabilities } from "../../src/integrations/deployment-environment.ts";
 import { type RunningPortal, startPortal } from "../../src/start-portal.ts";
 import { PortalClient } from "./portal-client.ts";
+import { freshPostgresUrl, onPostgres } from "./test-database.ts";
 
 export const ADMIN_EMAIL = "root@portal.test";
 export const ADMIN_PASSWORD = "admin-password-Xy7!q";
@@ -50,10 +51,31 @@ export interface TestPortalOptions {
 export const NO_DOCKER: DeploymentCapabilities = { dockerSocket: false, dockerCli: false, dockerCompose: false };
 export const FULL_DOCKER: DeploymentCapabilities = { dockerSocket: true, dockerCli: true, dockerCompose: true };
 
-/** Starts a portal like main.ts does, minus the process. The data dir is a fresh temp dir unless given. */
+/**
+ * On a PostgreSQL run (test-database.ts) each data dir gets its own schema: a portal started again on the same data
+ * dir finds its database again, as on SQLite.
+ */
+const schemaOfDataDir = new Map<string, Promise<string>>();
+
+/** The PORTAL_DATABASE_URL of a test portal on `dataDir` when the suite runs on PostgreSQL, else undefined. */
+export function databaseUrlFor(dataDir: string): Promise<string> | undefined {
+  if (!onPostgres) return undefined;
+  let url = schemaOfDataDir.get(dataDir);
+  if (!url) {
+    url = freshPostgresUrl();
+    schemaOfDataDir.set(dataDir, url);
+  }
+  return url;
+}
+
+/**
+ * Starts a portal like main.ts does, minus the process. The data dir is a fresh temp dir unless given; the database
+ * is SQLite in it, or on a PostgreSQL run a schema of its own (unless `env` names PORTAL_DATABASE_URL).
+ */
 export async function startTestPortal(options: TestPortalOptions = {}): Promise<TestPortal> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "portal-test-"));
   const env: Record<string, string | undefined> = {
+    PORTAL_DATABASE_URL: await databaseUrlFor(dataDir),
     PORTAL_DATA_DIR: dataDir,
     PORTAL_HOST: "127.0.0.1",
     PORTAL_PORT: "0",
