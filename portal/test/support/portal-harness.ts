@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ import { loadPortalConfig } from "../../src/config.ts";
 import type { DeploymentCapabilities } from "../../src/integrations/deployment-environment.ts";
 import { type RunningPortal, startPortal } from "../../src/start-portal.ts";
 import { PortalClient } from "./portal-client.ts";
-import { freshPostgresUrl, onPostgres } from "./test-database.ts";
+import { dumpPostgres, freshPostgresUrl, onPostgres } from "./test-database.ts";
 
 export const ADMIN_EMAIL = "root@portal.test";
 export const ADMIN_PASSWORD = "admin-password-Xy7!q";
@@ -115,6 +115,18 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
   });
   Object.assign(portal, { running, url: `http://127.0.0.1:${running.http.port}` });
   return portal;
+}
+
+/**
+ * What a test portal on `dataDir` stored, as bytes to search for secrets: the SQLite database with its WAL and
+ * shared-memory files (recent writes wait in the WAL until a checkpoint), or on a PostgreSQL run every row of the
+ * portal's schema as JSON text (column names included). `files` lists the SQLite files read (none on PostgreSQL).
+ */
+export async function storedBytes(dataDir: string): Promise<{ bytes: Buffer; files: string[] }> {
+  const url = databaseUrlFor(dataDir);
+  if (url) return { bytes: Buffer.from(await dumpPostgres(await url)), files: [] };
+  const files = ["portal.sqlite", "portal.sqlite-wal", "portal.sqlite-shm"].map((name) => join(dataDir, name)).filter(existsSync);
+  return { bytes: Buffer.concat(files.map((file) => readFileSync(file))), files };
 }
 
 /** Removes a temp data dir made by startTestPortal. */
