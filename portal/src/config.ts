@@ -109,6 +109,15 @@ const DatabaseUrl = v.optional(
   ),
 );
 
+/** Checks a PostgreSQL URL given outside the environment (the copy tool's --to) as PORTAL_DATABASE_URL is checked. */
+export function checkDatabaseUrl(text: string, name = "--to"): string {
+  const result = v.safeParse(DatabaseUrl, text);
+  if (!result.success || result.output === undefined) {
+    throw new ConfigError(`invalid ${name}: must be a postgres:// URL (postgres://user:password@host:5432/database)`);
+  }
+  return result.output;
+}
+
 /** PORTAL_MIGRATE: on unless turned off. */
 const MigrateVariable = v.optional(
   v.pipe(

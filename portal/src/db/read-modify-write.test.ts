@@ -111,7 +111,7 @@ describe(`read-then-write under concurrency (${onPostgres ? "PostgreSQL" : "SQLi
         created_at: NOW,
       }),
     );
-    const replaced = outcomes.flatMap((outcome) => (outcome && outcome.replaced ? [outcome.replaced.id] : []));
+    const replaced = outcomes.flatMap((outcome) => (outcome ? [outcome.replaced?.id ?? []].flat() : []));
     const left = await branding.listAssets(["p1"]);
     assert.equal(left.length, 1);
     assert.equal(replaced.length, TIMES - 1, "every record but the last was replaced by exactly one writer");
