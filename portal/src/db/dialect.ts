@@ -29,6 +29,17 @@ export function textType(db: Kysely<any>): ColumnDataType | Expression<unknown> 
 }
 
 /**
+ * The column type of binary data (uploaded files kept in the database): SQLite's `blob`, PostgreSQL's `bytea`. Both
+ * drivers read it as a Buffer and take a Buffer. Integers that can pass 2^31 (milliseconds since 1970) take `bigint`
+ * on both: SQLite reads any integer type as 64 bits, PostgreSQL's `integer` is 32 (`bigint` comes back as a number,
+ * postgres.ts).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: migrations work on the schema as it was
+export function binaryType(db: Kysely<any>): ColumnDataType {
+  return dialectOf(db) === "postgres" ? "bytea" : "blob";
+}
+
+/**
  * Adds, on PostgreSQL only, the `rowid` column SQLite gives every table: insertion order, which the repositories use
  * to break ties of `created_at` (`ORDER BY created_at, rowid`). An identity column, filled by the database; the
  * PostgreSQL connection hides it from result rows (postgres.ts), as SQLite hides its own from `SELECT *`.
