@@ -1,18 +1,25 @@
 // The suite, run by `npm test` inside scripts/isolate.sh: lint, type-check, import rules, build the web UIs, then
-// every *.test.ts through node:test with tsx except the browser suites, which `npm run test:ui` runs (`--ui`).
-// Exits non-zero on the first failing step.
+// every *.test.ts through node:test with tsx except the browser suites, which `npm run test:ui` runs (`--ui`), then
+// the portal's shared database suite again on PostgreSQL (a throwaway cluster, scripts/with-postgres.mjs) when
+// PostgreSQL is installed, else a line saying it was skipped and why. `--postgres`: only that PostgreSQL suite
+// (`npm run test:postgres`). Exits non-zero on the first failing step.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { postgresUnavailable, startPostgres } from "./with-postgres.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const skipDirs = new Set(["node_modules", "dist", "data", ".git", "test-artifacts"]);
 // `--ui`: the browser suites only (web/test/, headless Chromium against real servers; `npm run test:ui`). Without
 // it they are left out: with them the whole run passed 14 minutes on 2 cores, and `npm test` must stay under 15.
 const uiOnly = process.argv.includes("--ui");
-const only = process.argv.slice(2).filter((arg) => arg !== "--ui");
+const postgresOnly = process.argv.includes("--postgres");
+const only = process.argv.slice(2).filter((arg) => arg !== "--ui" && arg !== "--postgres");
+// The portal's tests that run on whichever database PORTAL_TEST_DATABASE_URL names: the app suites (through the
+// portal harness) and the repository and schema tests (through test-database.ts).
+const DATABASE_SUITE = /support\/(portal-harness|mas-harness|test-database)\.ts"/;
 const UI_SUITES = "web/test/";
 
 function findTests(dir) {
@@ -29,10 +36,11 @@ function findTests(dir) {
  * Runs one step in its own process group, so that a time limit ends the step with everything it spawned (node --test
  * runs each file in a child process). Exits non-zero when the step fails or times out.
  */
-async function step(name, command, args, timeoutMinutes) {
+async function step(name, command, args, timeoutMinutes, options = {}) {
   const started = Date.now();
   console.log(`\n▶ ${name}`);
-  const child = spawn(command, args, { cwd: root, stdio: "inherit", detached: true });
+  const env = { ...process.env, ...options.env };
+  const child = spawn(command, args, { cwd: root, stdio: "inherit", detached: true, env });
   const killGroup = (signal) => {
     try {
       process.kill(-child.pid, signal);
@@ -56,28 +64,57 @@ async function step(name, command, args, timeoutMinutes) {
     // until its own time limit.
     console.log(`  ${name}: TIMED OUT after ${timeoutMinutes} min. A test file did not exit (a timer, socket or`);
     console.log("  storage left open): the files above without a summary line are the suspects.");
+    await options.cleanup?.();
     process.exit(1);
   }
   console.log(`  ${name}: ${status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (status !== 0) process.exit(status ?? 1);
+  if (status !== 0) {
+    await options.cleanup?.();
+    process.exit(status ?? 1);
+  }
 }
 
 const bin = (name) => join(root, "node_modules", ".bin", name);
-if (only.length === 0 && !uiOnly) {
-  await step("lint (biome)", bin("biome"), ["check", "."]);
-  await step("type-check (tsc)", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
-  await step("import rules (dependency-cruiser)", "npm", ["run", "--silent", "lint:imports"]);
-}
-await step("build web UIs (vite)", "npm", ["run", "--silent", "build:web"]);
-
-const files = findTests(root)
+const testArgs = (files) => ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...files];
+const allTests = findTests(root)
   .map((file) => relative(root, file))
-  .filter((file) => file.startsWith(UI_SUITES) === uiOnly)
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))
   .sort();
-await step(
-  `tests (${files.length} files)`,
-  process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...files],
-  14,
-);
+
+if (!postgresOnly) {
+  if (only.length === 0 && !uiOnly) {
+    await step("lint (biome)", bin("biome"), ["check", "."]);
+    await step("type-check (tsc)", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
+    await step("import rules (dependency-cruiser)", "npm", ["run", "--silent", "lint:imports"]);
+  }
+  await step("build web UIs (vite)", "npm", ["run", "--silent", "build:web"]);
+  const files = allTests.filter((file) => file.startsWith(UI_SUITES) === uiOnly);
+  await step(`tests (${files.length} files)`, process.execPath, testArgs(files), 14);
+}
+if (!uiOnly) await postgresSuite();
+
+/**
+ * The portal's database suite on PostgreSQL: a cluster of its own for the run, stopped and deleted afterwards
+ * whatever the outcome. Never skipped silently: without PostgreSQL it says so and why, and the run still passes.
+ */
+async function postgresSuite() {
+  const files = allTests.filter(
+    (file) => file.startsWith("portal/") && DATABASE_SUITE.test(readFileSync(join(root, file), "utf8")),
+  );
+  const why = postgresUnavailable();
+  if (why) {
+    console.log(`\nskipped: PostgreSQL suite — ${why}`);
+    if (postgresOnly) process.exit(1);
+    return;
+  }
+  if (files.length === 0) {
+    console.log("\nskipped: PostgreSQL suite — no portal database test matches the names given");
+    return;
+  }
+  const cluster = await startPostgres();
+  await step(`tests on PostgreSQL (${files.length} portal files)`, process.execPath, testArgs(files), 8, {
+    env: { PORTAL_TEST_DATABASE_URL: cluster.url },
+    cleanup: () => cluster.stop(),
+  });
+  await cluster.stop();
+}

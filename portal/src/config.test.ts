@@ -49,3 +49,41 @@ describe("portal configuration: the metrics token", () => {
     }
   });
 });
+
+describe("portal configuration: the database", () => {
+  it("is SQLite in the data dir unless PORTAL_DATABASE_URL names PostgreSQL; migrations run at start unless turned off", () => {
+    const sqlite = load({ PORTAL_DATA_DIR: "/data/portal" });
+    assert.deepEqual(sqlite.database, { kind: "sqlite", path: "/data/portal/portal.sqlite" });
+    assert.equal(sqlite.migrateAtStart, true);
+    assert.equal(load({ PORTAL_DATABASE_URL: " " }).database.kind, "sqlite", "empty means unset");
+    const postgres = load({
+      PORTAL_DATABASE_URL: "postgresql://portal:pa55word@db.lan:5432/portal?sslmode=require",
+      PORTAL_MIGRATE: "off",
+    });
+    assert.equal(postgres.migrateAtStart, false);
+    assert.equal(postgres.database.kind, "postgres");
+    assert.equal(
+      postgres.database.kind === "postgres" && postgres.database.url,
+      "postgresql://portal:pa55word@db.lan:5432/portal?sslmode=require",
+    );
+    assert.equal(
+      postgres.database.kind === "postgres" && postgres.database.redacted,
+      "postgresql://portal:***@db.lan:5432/portal?sslmode=require",
+    );
+    assert.equal(JSON.stringify(postgres).includes("pa55word"), false, "the configuration serialises without the password");
+  });
+
+  it("refuses a URL that is not postgres:// without repeating it, and an unknown PORTAL_MIGRATE", () => {
+    for (const url of ["mysql://root:hunter22@db/portal", "postgres//root:hunter22@db", "/var/lib/portal.sqlite"]) {
+      assert.throws(
+        () => load({ PORTAL_DATABASE_URL: url }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.message.includes("PORTAL_DATABASE_URL must be a postgres:// URL") &&
+          !error.message.includes("hunter22") &&
+          !error.message.includes(url),
+      );
+    }
+    assert.throws(() => load({ PORTAL_MIGRATE: "later" }), /PORTAL_MIGRATE must be on or off/);
+  });
+});

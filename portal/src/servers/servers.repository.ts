@@ -1,12 +1,18 @@
 import { type Kysely, type Selectable, sql, type Updateable } from "kysely";
+import { lockedTransaction } from "../db/dialect.ts";
 import type { Database, ServersTable } from "../db/schema.ts";
 import { KeptRows, WriteGeneration } from "../db/write-generation.ts";
 
 export type ServerRow = Selectable<ServersTable>;
+/** The lock of the writers that read and move the default flag. */
+const DEFAULT_LOCK = "servers.default";
+
 export type ServerChanges = Omit<Updateable<ServersTable>, "id" | "is_default" | "created_at">;
 
 /**
- * Managed servers. The default flag only moves through `insertWithDefault` and `setDefault`, inside transactions.
+ * Managed servers. The default flag only moves through `insertWithDefault` and `setDefault`, inside transactions
+ * holding the `servers.default` lock: each reads the current default and writes on that basis, and on PostgreSQL two
+ * such writers (from two instances) would otherwise both see no default, or the same one.
  *
  * Rows read by id are kept in memory: every admin and public request looks its server up, and the row (a dozen
  * columns with encrypted credentials) was a third of a cheap admin read's CPU. The cache is exact: every write to
@@ -52,7 +58,7 @@ export class ServersRepository {
   /** Inserts a server; the first one ever (none exists) becomes the default, so there is always exactly one. */
   insertWithDefault(row: Omit<ServerRow, "is_default">): Promise<ServerRow> {
     return this.writes.around(() =>
-      this.db.transaction().execute(async (trx) => {
+      lockedTransaction(this.db, DEFAULT_LOCK, async (trx) => {
         const existing = await trx.selectFrom("servers").select("id").limit(1).executeTakeFirst();
         const inserted = { ...row, is_default: existing ? 0 : 1 };
         await trx.insertInto("servers").values(inserted).execute();
@@ -80,7 +86,7 @@ export class ServersRepository {
   /** Makes `id` the one default server; returns the previous default's id. */
   setDefault(id: string, updatedAt: string): Promise<string | undefined> {
     return this.writes.around(() =>
-      this.db.transaction().execute(async (trx) => {
+      lockedTransaction(this.db, DEFAULT_LOCK, async (trx) => {
         const previous = await trx.selectFrom("servers").select("id").where("is_default", "=", 1).executeTakeFirst();
         await trx.updateTable("servers").set({ is_default: 0, updated_at: updatedAt }).where("is_default", "=", 1).execute();
         await trx.updateTable("servers").set({ is_default: 1, updated_at: updatedAt }).where("id", "=", id).execute();
