@@ -17,7 +17,7 @@ import type { PortalConfig } from "./config.ts";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./crypto/password-hash.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
 import type { Database } from "./db/schema.ts";
-import { WriteGeneration } from "./db/write-generation.ts";
+import { GENERATIONS, WriteGeneration } from "./db/write-generation.ts";
 import { DiagnosticsService } from "./diagnostics/diagnostics.service.ts";
 import { HomeserverConnector } from "./homeserver/connector.ts";
 import type { OutboundPolicy } from "./homeserver/outbound-policy.ts";
@@ -111,7 +111,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
   const audit = new AuditService(new AuditRepository(deps.db), new AuditNamesRepository(deps.db), now);
   const loginAudit = new LoginAudit(audit, now);
   // Both write the servers table; the servers repository keeps rows in memory and must see the other's writes.
-  const serverWrites = new WriteGeneration();
+  const serverWrites = new WriteGeneration(deps.db, GENERATIONS.servers);
   const serversRepository = new ServersRepository(deps.db, serverWrites);
   const tokensRepository = new TokensRepository(deps.db);
   const registrationsRepository = new RegistrationsRepository(deps.db);

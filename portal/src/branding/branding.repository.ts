@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { BrandingAssetsTable, BrandingProfilesTable, Database } from "../db/schema.ts";
-import { WriteGeneration } from "../db/write-generation.ts";
+import { GENERATIONS, WriteGeneration } from "../db/write-generation.ts";
 
 export type ProfileRow = Selectable<BrandingProfilesTable>;
 export type AssetRow = Selectable<BrandingAssetsTable>;
@@ -10,7 +10,7 @@ export class BrandingRepository {
   constructor(
     private readonly db: Kysely<Database>,
     /** Writes to the servers table, shared with the servers repository (which keeps rows in memory). */
-    private readonly serverWrites = new WriteGeneration(),
+    private readonly serverWrites = new WriteGeneration(db, GENERATIONS.servers),
   ) {}
 
   listProfiles(): Promise<ProfileRow[]> {
@@ -77,11 +77,7 @@ export class BrandingRepository {
    */
   deleteProfile(id: string, nowIso: string): Promise<{ files: string[]; unlinkedServers: number } | undefined> {
     // It writes the servers table: the servers repository's kept rows must see that (shared write count).
-    return this.serverWrites.around(() => this.deleteProfileNow(id, nowIso));
-  }
-
-  private deleteProfileNow(id: string, nowIso: string): Promise<{ files: string[]; unlinkedServers: number } | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.serverWrites.around(async (trx) => {
       const assets = await trx.selectFrom("branding_assets").select("storage_name").where("profile_id", "=", id).execute();
       const unlinked = await trx
         .updateTable("servers")

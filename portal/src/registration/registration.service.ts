@@ -61,7 +61,7 @@ export class RegistrationService {
     private readonly now: () => number,
     private readonly log: Logger,
     /** Told after every sign-up attempt that reached the homeserver: a token's use counts may have changed. */
-    private readonly tokenUsed: (serverId: string) => void = () => {},
+    private readonly tokenUsed: (serverId: string) => Promise<void> = async () => {},
     /** How to look at a server's tokens without using them (one inspector per kind of server). */
     private readonly inspectorFor: TokenInspectorFor,
   ) {}
@@ -139,7 +139,7 @@ export class RegistrationService {
       userId = await registerAccount(this.connector.publicClient(server), input, this.log);
     } finally {
       // Failed or not: a flow that timed out may still have used the token on the homeserver.
-      this.tokenUsed(server.id);
+      await this.tokenUsed(server.id);
     }
     await this.registrations.insert({ server_id: server.id, user_id: userId, created_at: new Date(this.now()).toISOString() });
     this.log.info({ serverId: server.id, userId }, "account registered");

@@ -5,7 +5,7 @@ import { openDatabase } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
 import { MIGRATIONS } from "../db/migrations/index.ts";
 import type { Database } from "../db/schema.ts";
-import { WriteGeneration } from "../db/write-generation.ts";
+import { GENERATIONS, WriteGeneration } from "../db/write-generation.ts";
 import { ServersRepository } from "./servers.repository.ts";
 
 const NOW = "2026-11-24T10:00:00.000Z";
@@ -44,7 +44,7 @@ describe("servers repository: rows kept in memory", () => {
   before(async () => {
     db = openDatabase(":memory:");
     await migrate(db, MIGRATIONS);
-    writes = new WriteGeneration();
+    writes = new WriteGeneration(db, GENERATIONS.servers);
     repository = new ServersRepository(db, writes);
     await repository.insertWithDefault(row("a"));
     await repository.insertWithDefault(row("b"));
@@ -60,8 +60,11 @@ describe("servers repository: rows kept in memory", () => {
     await db.updateTable("servers").set({ name: "behind its back" }).where("id", "=", "a").execute();
     assert.equal((await repository.find("a"))?.name, "a", "kept: nothing in the portal writes around the repositories");
     // Another repository's write to the table (branding unlinking servers) goes through the shared count.
-    await writes.around(() => db.updateTable("servers").set({ name: "unlinked" }).where("id", "=", "a").execute());
+    await writes.around((trx) => trx.updateTable("servers").set({ name: "unlinked" }).where("id", "=", "a").execute());
     assert.equal((await repository.find("a"))?.name, "unlinked");
+    // Another instance on the same database (its own repository and count object) writes: seen at once.
+    await new ServersRepository(db).update("a", { name: "by another instance" });
+    assert.equal((await repository.find("a"))?.name, "by another instance");
 
     assert.equal((await repository.update("a", { name: "renamed" }))?.name, "renamed");
     await repository.setDefault("b", NOW);
