@@ -16,6 +16,7 @@ import { BrandingService } from "./branding/branding.service.ts";
 import type { PortalConfig } from "./config.ts";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./crypto/password-hash.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
+import { Leases } from "./db/leases.ts";
 import type { Database } from "./db/schema.ts";
 import { GENERATIONS, WriteGeneration } from "./db/write-generation.ts";
 import { DiagnosticsService } from "./diagnostics/diagnostics.service.ts";
@@ -32,6 +33,7 @@ import { LoginLimits } from "./rate-limit/login-limits.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
 import { RegistrationsRepository } from "./registration/registration.repository.ts";
 import { RegistrationService } from "./registration/registration.service.ts";
+import { type ClaimTimings, TokenClaims } from "./registration/token-claims.ts";
 import { ServerResolver } from "./servers/server-resolver.ts";
 import { ServersRepository } from "./servers/servers.repository.ts";
 import { ServersService } from "./servers/servers.service.ts";
@@ -91,6 +93,8 @@ export interface ContextDependencies {
   passwordHashing?: ScryptParams;
   /** What the environment offers for managed integrations (Docker socket, CLI, Compose); tests inject their own. */
   deploymentCapabilities?: CapabilityProbe;
+  /** How sign-ups with one token wait for each other across instances (tests shorten them). */
+  claimTimings?: ClaimTimings;
 }
 
 /** Wires repositories, clients and services together. */
@@ -184,6 +188,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
         registrationLog,
         (serverId) => tokens.forget(serverId),
         (server) => (server.kind === "mas" ? masTokens : synapseTokens),
+        new TokenClaims(new Leases(deps.db, now), registrationLog, deps.claimTimings),
       ),
       diagnostics,
       audit,
