@@ -30,6 +30,7 @@ import { IntegrationsService } from "./integrations/integrations.service.ts";
 import { MasTokenInspector } from "./mas/mas-token-inspector.ts";
 import { PortalMetrics } from "./metrics/portal-metrics.ts";
 import { LoginLimits } from "./rate-limit/login-limits.ts";
+import { RateLimitRepository } from "./rate-limit/rate-limit.repository.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
 import { RegistrationsRepository } from "./registration/registration.repository.ts";
 import { RegistrationService } from "./registration/registration.service.ts";
@@ -101,7 +102,8 @@ export interface ContextDependencies {
 export function createPortalContext(deps: ContextDependencies): PortalContext {
   const now = deps.now ?? Date.now;
   const secrets = new SecretBox(deps.secretKey);
-  const limiters = createLimiters(now);
+  const rateLimits = new RateLimitRepository(deps.db);
+  const limiters = createLimiters(rateLimits, now);
   const startedAt = now();
   const metrics = new PortalMetrics(startedAt, now);
   const connector = new HomeserverConnector(
@@ -169,7 +171,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
       auth: new AuthService(
         new AuthRepository(deps.db),
         secrets,
-        new LoginLimits(now),
+        new LoginLimits(rateLimits, now),
         now,
         authLog,
         deps.passwordHashing ?? DEFAULT_SCRYPT,

@@ -73,7 +73,7 @@ export class RegistrationService {
    * yields exactly one account however many visitors race for it, through however many instances.
    */
   async register(body: unknown, ip: string): Promise<{ userId: string }> {
-    const wait = this.limiters.registration.consume(ip);
+    const wait = await this.limiters.registration.consume(ip);
     if (wait > 0)
       throw tooManyRequests(wait, "Too many sign-up attempts from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const input = parseRegistration(body);
@@ -93,7 +93,7 @@ export class RegistrationService {
    * cannot be asked.
    */
   async validateToken(input: { token: string; serverId?: string | undefined }, ip: string): Promise<TokenValidity> {
-    const wait = this.limiters.tokenValidation.consume(ip);
+    const wait = await this.limiters.tokenValidation.consume(ip);
     if (wait > 0)
       throw tooManyRequests(wait, "Too many token checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const server = await this.openServer(input.serverId);
@@ -115,7 +115,7 @@ export class RegistrationService {
    * Rate limited per IP (it can tell taken names apart, as Synapse's public `/register/available` does).
    */
   async usernameAvailable(input: { username: string; serverId?: string | undefined }, ip: string): Promise<UsernameVerdict> {
-    const wait = this.limiters.usernameCheck.consume(ip);
+    const wait = await this.limiters.usernameCheck.consume(ip);
     if (wait > 0)
       throw tooManyRequests(wait, "Too many username checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const server = await this.openServer(input.serverId);
