@@ -65,6 +65,9 @@ export async function startPortal(options: StartPortalOptions): Promise<RunningP
     // Before the database closes (closers run in reverse): a flood's failed-login summary still being counted.
     closers.push(() => ctx.services.loginAudit.flush());
 
+    const movedAssets = await ctx.services.branding.moveAssetFilesIn();
+    if (movedAssets > 0) log.info({ assets: movedAssets }, "branding asset files moved into the database");
+
     if (config.admin) {
       const outcome = await ctx.services.auth.ensureAdmin(
         config.admin.email,

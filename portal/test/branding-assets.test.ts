@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { until } from "../../lib/testing/polling.ts";
 import { gif, ico, png } from "./support/images.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
+import { storedAssetNames } from "./support/portal-db.ts";
 import { removeDataDir, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
 
 const KB = 1024;
@@ -24,7 +25,8 @@ describe("branding assets: limits, names and fallbacks", () => {
   let portal: TestPortal;
   let admin: PortalClient;
   const assetsDir = () => join(portal.dataDir, "branding-assets");
-  const storedFiles = () => (existsSync(assetsDir()) ? readdirSync(assetsDir()).filter((name) => !name.startsWith(".")) : []);
+  // Asset bytes live in the database (migration 0013); no file is written under the data dir any more.
+  const storedFiles = () => storedAssetNames(portal.dataDir);
 
   before(async () => {
     portal = await startTestPortal();
@@ -157,7 +159,8 @@ describe("branding assets: limits, names and fallbacks", () => {
       assert.deepEqual(Buffer.from(await served.arrayBuffer()), png(), "the asset is served from where it was stored");
     }
     const added = storedFiles().filter((name) => !before.has(name));
-    assert.equal(added.length, 4, "four purposes hold a file (the second logo replaced the first)");
+    assert.equal(added.length, 4, "four purposes hold an image (the second logo replaced the first)");
+    assert.equal(existsSync(assetsDir()), false, "no file is written for an asset");
     for (const name of storedFiles()) assert.match(name, STORED_NAME);
     for (const escaped of [
       join(assetsDir(), "../../etc/passwd.png"),

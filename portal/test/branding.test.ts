@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { gif, ico, jpeg, png, SVG, webp } from "./support/images.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
+import { storedAssetNames } from "./support/portal-db.ts";
 import { addServer, startPortalWithHomeserver, stopPortalWithHomeserver, type TestPortal } from "./support/portal-harness.ts";
 
 const DEFAULT_FIELDS = [
@@ -36,8 +35,8 @@ describe("branding", () => {
   let portal: TestPortal;
   let hs: HomeserverSimulator;
   let admin: PortalClient;
-  const assetsDir = () => join(portal.dataDir, "branding-assets");
-  const assetFiles = () => (existsSync(assetsDir()) ? readdirSync(assetsDir()).filter((name) => !name.startsWith(".")) : []);
+  // Asset bytes live in the database (migration 0013), one stored image per asset record.
+  const assetFiles = () => storedAssetNames(portal.dataDir);
 
   before(async () => {
     ({ portal, hs, admin } = await startPortalWithHomeserver({ homeserver: { serverName: "branding.test" }, server: false }));
