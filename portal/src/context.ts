@@ -5,6 +5,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { AuditRepository } from "./audit/audit.repository.ts";
 import { AuditService } from "./audit/audit.service.ts";
 import { AuditNamesRepository } from "./audit/audit-names.repository.ts";
+import { LoginAuditRepository } from "./audit/login-audit.repository.ts";
 import { LoginAudit } from "./audit/login-audit.ts";
 import { AuthRepository } from "./auth/auth.repository.ts";
 import { AuthService } from "./auth/auth.service.ts";
@@ -52,7 +53,7 @@ export interface PortalServices {
   readonly registration: RegistrationService;
   readonly diagnostics: DiagnosticsService;
   readonly audit: AuditService;
-  /** Admin logins in the audit log; `flush()` at shutdown writes the summary of a flood still being counted. */
+  /** Admin logins in the audit log; `stop()` at shutdown writes the summaries of ended windows and stops the timer. */
   readonly loginAudit: LoginAudit;
   readonly stats: StatsService;
   readonly branding: BrandingService;
@@ -115,7 +116,12 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
     now,
   );
   const audit = new AuditService(new AuditRepository(deps.db), new AuditNamesRepository(deps.db), now);
-  const loginAudit = new LoginAudit(audit, now);
+  const loginAudit = new LoginAudit(
+    audit,
+    new LoginAuditRepository(deps.db),
+    (text) => secrets.fingerprint(text, "login-audit"),
+    now,
+  );
   // Both write the servers table; the servers repository keeps rows in memory and must see the other's writes.
   const serverWrites = new WriteGeneration(deps.db, GENERATIONS.servers);
   const serversRepository = new ServersRepository(deps.db, serverWrites);
@@ -171,7 +177,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
       auth: new AuthService(
         new AuthRepository(deps.db),
         secrets,
-        new LoginLimits(rateLimits, now),
+        new LoginLimits(rateLimits, now, (typed) => secrets.fingerprint(typed, "login-account")),
         now,
         authLog,
         deps.passwordHashing ?? DEFAULT_SCRYPT,

@@ -299,7 +299,10 @@ export interface RateLimitFailuresTable {
   locked_until: number | string;
 }
 
-/** The failed-login audit budget of the current window, for all instances (audit/login-audit.ts). */
+/**
+ * The failed-login audit budget of one window, for all instances (audit/login-audit.ts): rows `window:<start ms>`,
+ * and the row `current`, whose `started_at` is the start of the window under way.
+ */
 export interface LoginAuditWindowsTable {
   name: string;
   started_at: number | string;
@@ -312,6 +315,11 @@ export interface LoginAuditWindowsTable {
   last_at: string | null;
   /** The one client address of the counted attempts, '(many)' once there are several. */
   single_ip: string | null;
+  /** Distinct accounts and addresses counted (fingerprints in `login_audit_seen`), up to the summary's bound. */
+  accounts: number;
+  addresses: number;
+  /** 1 once an instance took the window to write its summary: nothing more is counted into it. */
+  summarized: number;
 }
 
 /** Keyed fingerprints of the accounts and addresses counted in a window (the text itself is never stored). */

@@ -8,6 +8,8 @@ import type { RateLimitRepository } from "./rate-limit.repository.ts";
 import { testStore } from "./test-store.ts";
 
 const MINUTE = 60_000;
+/** The limits' key of a typed e-mail; the portal's is a keyed fingerprint (SecretBox.fingerprint). */
+const plain = (typed: string) => `fp:${typed}`;
 
 /** The wait of a refused admission in ms, or 0 when admitted (the attempt is then a failure). */
 async function tryAdmit(limits: LoginLimits, account: string, ip: string, device?: string): Promise<number> {
@@ -28,7 +30,7 @@ describe("login limits", () => {
 
   it("locks an account after 5 failures in a row, doubling up to 15 minutes, and forgets after a day", async () => {
     let now = 0;
-    const limits = new LoginLimits(store, () => now);
+    const limits = new LoginLimits(store, () => now, plain);
     const waits: number[] = [];
     for (let i = 0; i < 5; i++) assert.equal(await tryAdmit(limits, "a@x", `10.0.0.${i}`), 0);
     for (let lock = 0; lock < 6; lock++) {
@@ -47,7 +49,7 @@ describe("login limits", () => {
 
   it("counts every admitted attempt before the password is checked, so parallel attempts cannot pass the limit", async () => {
     // Two instances on one database; six requests arriving together, none finished yet: one is refused.
-    const instances = [new LoginLimits(store, () => 0), new LoginLimits(store, () => 0)];
+    const instances = [new LoginLimits(store, () => 0, plain), new LoginLimits(store, () => 0, plain)];
     const admitted = await Promise.all(
       Array.from({ length: 6 }, async (_, i) => (await tryAdmit(instances[i % 2] as LoginLimits, "b@x", `10.1.0.${i}`)) === 0),
     );
@@ -55,14 +57,14 @@ describe("login limits", () => {
   });
 
   it("takes the advance count back on success: a success clears the account and the address", async () => {
-    const limits = new LoginLimits(store, () => 0);
+    const limits = new LoginLimits(store, () => 0, plain);
     for (let i = 0; i < 4; i++) await limits.admit("c@x", "10.2.0.1", undefined);
     await (await limits.admit("c@x", "10.2.0.1", undefined)).succeeded();
     for (let i = 0; i < 4; i++) assert.equal(await tryAdmit(limits, "c@x", "10.2.0.1"), 0);
   });
 
   it("limits an address by the accounts it failed on, not by its attempts", async () => {
-    const limits = new LoginLimits(store, () => 0);
+    const limits = new LoginLimits(store, () => 0, plain);
     for (let i = 0; i < 30; i++) await tryAdmit(limits, "flooded@x", "192.0.2.1"); // 5 failures, then refused: one account
     for (let i = 0; i < 9; i++) await limits.admit(`other-${i}@x`, "192.0.2.1", undefined);
     assert.equal(await tryAdmit(limits, "one-more@x", "192.0.2.1"), 15 * MINUTE, "the 11th account");
@@ -72,7 +74,7 @@ describe("login limits", () => {
 
   it("lets a valid device cookie past the account's lock, under a limit of its own", async () => {
     let now = 0;
-    const limits = new LoginLimits(store, () => now);
+    const limits = new LoginLimits(store, () => now, plain);
     for (let i = 0; i < 5; i++) await limits.admit("d@x", `10.3.0.${i}`, undefined);
     assert.ok((await tryAdmit(limits, "d@x", "10.3.1.1")) > 0, "locked for browsers without the cookie");
     const trusted = await limits.admit("d@x", "10.3.1.1", "device-1");

@@ -36,7 +36,16 @@ export class LoginLimits {
   private readonly addresses: DistinctKeyLimiter;
   private readonly devices: RateLimiter;
 
-  constructor(store: RateLimitRepository, now: () => number, rules: typeof LOGIN_LIMITS = LOGIN_LIMITS) {
+  constructor(
+    store: RateLimitRepository,
+    now: () => number,
+    /**
+     * Turns the e-mail typed into the key stored in the database (SecretBox.fingerprint): the text may be a password
+     * typed into the wrong field, and nothing typed at the login is ever stored.
+     */
+    private readonly fingerprint: (typed: string) => string,
+    rules: typeof LOGIN_LIMITS = LOGIN_LIMITS,
+  ) {
     this.accounts = new FailureBackoff(rules.account, store, "login-account", now);
     this.addresses = new DistinctKeyLimiter(rules.address, store, "login-address", now);
     this.devices = new RateLimiter(rules.device, store, "login-device", now);
@@ -48,7 +57,8 @@ export class LoginLimits {
    * in one database statement, so parallel attempts, on one instance or several, cannot all pass a limit before one
    * of them fails.
    */
-  async admit(account: string, ip: string, device: string | undefined): Promise<LoginAttempt> {
+  async admit(typed: string, ip: string, device: string | undefined): Promise<LoginAttempt> {
+    const account = this.fingerprint(typed);
     // A device over its own limit is treated like any other browser (OWASP: its cookie goes on the lockout list).
     if (device !== undefined && (await this.devices.consume(device)) === 0) {
       return {

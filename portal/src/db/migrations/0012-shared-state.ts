@@ -13,8 +13,9 @@ import type { Migration } from "../migrate.ts";
  * - `rate_limit_slots`: the sliding-window limits, `limit` slots per key, each slot one counted action (`member`:
  *   the account for the per-address limit of failed logins, '' otherwise).
  * - `rate_limit_failures`: consecutive failures per key with the lock they earned (failed logins per account).
- * - `login_audit_windows` and `login_audit_seen`: the shared budget of failed-login audit entries and the distinct
- *   accounts and addresses of its summary, as keyed fingerprints (never the text typed).
+ * - `login_audit_windows` and `login_audit_seen`: the shared budget of failed-login audit entries per window (the row
+ *   `current` names the window under way), and the distinct accounts and addresses of its summary, as keyed
+ *   fingerprints (never the text typed).
  */
 export const sharedState: Migration = {
   name: "0012-shared-state",
@@ -61,6 +62,9 @@ export const sharedState: Migration = {
       .addColumn("first_at", "text")
       .addColumn("last_at", "text")
       .addColumn("single_ip", "text")
+      .addColumn("accounts", "integer", (col) => col.notNull())
+      .addColumn("addresses", "integer", (col) => col.notNull())
+      .addColumn("summarized", "integer", (col) => col.notNull())
       .execute();
     await db.schema
       .createTable("login_audit_seen")
