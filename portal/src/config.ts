@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import * as v from "valibot";
 import {
   ConfigError,
@@ -41,7 +41,25 @@ export interface PortalConfig {
   readonly outbound: OutboundRules;
   /** PORTAL_METRICS_TOKEN: the bearer token a Prometheus scraper sends; without it `/api/metrics` is off. */
   readonly metricsToken: string | undefined;
+  /** Where the portal keeps its tables: SQLite in the data dir (default) or PostgreSQL (PORTAL_DATABASE_URL). */
+  readonly database: DatabaseConfig;
+  /**
+   * PORTAL_MIGRATE (default on): apply pending migrations at start. Off: never change the schema at start (the
+   * deployment runs `npm run portal:migrate`) and refuse to start while migrations are pending.
+   */
+  readonly migrateAtStart: boolean;
 }
+
+/**
+ * The portal's database. A PostgreSQL URL may hold the password: it is only ever shown through `redacted`, and the
+ * object serialises (logs, JSON) without it.
+ */
+export type DatabaseConfig =
+  | { readonly kind: "sqlite"; readonly path: string }
+  | { readonly kind: "postgres"; readonly url: string; readonly redacted: string };
+
+/** The SQLite database file inside the data dir. */
+export const SQLITE_FILE = "portal.sqlite";
 
 /** A scrape token must not be guessable: 24 characters of `openssl rand -hex 16` or similar at least. */
 export const MIN_METRICS_TOKEN_LENGTH = 24;
@@ -74,6 +92,35 @@ const list = (valid: (entry: string) => boolean, message: string) =>
 const TrustedProxies = list(isAddressOrRange, "must be a comma-separated list of IP addresses or CIDR ranges");
 const OutboundList = list(isOutboundEntry, "must be a comma-separated list of IP addresses, CIDR ranges, host names or *.domain");
 
+/**
+ * PORTAL_DATABASE_URL: `postgres://user:password@host:5432/database` (or `postgresql://`; query parameters such as
+ * `sslmode` pass to the driver). Checked as a URL; the value is never repeated in the error (it may hold a password):
+ * the transform runs first, so a failed check reports the parsed result, not the text.
+ */
+const DatabaseUrl = v.optional(
+  v.pipe(
+    optionalText,
+    v.transform((text) => (text === undefined ? undefined : { text, url: URL.canParse(text) ? new URL(text) : undefined })),
+    v.check(
+      (value) => value === undefined || (value.url !== undefined && /^postgres(ql)?:$/.test(value.url.protocol)),
+      "must be a postgres:// URL (postgres://user:password@host:5432/database)",
+    ),
+    v.transform((value) => value?.text),
+  ),
+);
+
+/** PORTAL_MIGRATE: on unless turned off. */
+const MigrateVariable = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.toLowerCase(),
+    v.picklist(["", "0", "1", "true", "false", "yes", "no", "on", "off"], "must be on or off"),
+    v.transform((value) => !["0", "false", "no", "off"].includes(value)),
+  ),
+  "",
+);
+
 const EnvSchema = v.object({
   PORTAL_PORT: portVariable(8483, true),
   PORTAL_HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty")), "0.0.0.0"),
@@ -90,6 +137,8 @@ const EnvSchema = v.object({
   PORTAL_OUTBOUND_ALLOW: OutboundList,
   PORTAL_OUTBOUND_DENY: OutboundList,
   PORTAL_METRICS_TOKEN: optionalText,
+  PORTAL_DATABASE_URL: DatabaseUrl,
+  PORTAL_MIGRATE: MigrateVariable,
   HA_URL: optionalText,
 });
 
@@ -116,9 +165,10 @@ export function loadPortalConfig(env: Record<string, string | undefined>, repoRo
       `invalid configuration: PORTAL_METRICS_TOKEN must have at least ${MIN_METRICS_TOKEN_LENGTH} characters and no spaces (e.g. openssl rand -hex 16)`,
     );
   }
+  const dataDir = resolve(e.PORTAL_DATA_DIR);
   return Object.freeze({
     http: { host: e.PORTAL_HOST, port: e.PORTAL_PORT },
-    dataDir: resolve(e.PORTAL_DATA_DIR),
+    dataDir,
     webDir: resolve(e.PORTAL_WEB_DIR ?? `${repoRoot}/dist/web/portal`),
     secretKey: e.PORTAL_SECRET_KEY === undefined ? undefined : decodeSecretKey(e.PORTAL_SECRET_KEY),
     admin:
@@ -136,5 +186,24 @@ export function loadPortalConfig(env: Record<string, string | undefined>, repoRo
       deny: Object.freeze([...e.PORTAL_OUTBOUND_DENY]),
     }),
     metricsToken,
+    database: databaseConfig(e.PORTAL_DATABASE_URL, dataDir),
+    migrateAtStart: e.PORTAL_MIGRATE,
   });
+}
+
+/** SQLite in the data dir, or PostgreSQL at `url` (serialised with the password hidden). */
+export function databaseConfig(url: string | undefined, dataDir: string): DatabaseConfig {
+  if (url === undefined) return Object.freeze({ kind: "sqlite", path: join(dataDir, SQLITE_FILE) });
+  const redacted = redactDatabaseUrl(url);
+  const database = { kind: "postgres" as const, url, redacted, toJSON: () => ({ kind: "postgres", url: redacted }) };
+  Object.defineProperty(database, "toJSON", { enumerable: false });
+  return Object.freeze(database);
+}
+
+/** The URL with its password (and any `password` query parameter) replaced by `***`. */
+export function redactDatabaseUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "***";
+  for (const key of [...parsed.searchParams.keys()]) if (/pass/i.test(key)) parsed.searchParams.set(key, "***");
+  return parsed.toString();
 }

@@ -1,12 +1,10 @@
-import { join } from "node:path";
 import { type RunningHttpServer, startHttpServer } from "../../lib/http-server.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { PortalConfig } from "./config.ts";
 import { createPortalContext, type PortalContext } from "./context.ts";
 import type { ScryptParams } from "./crypto/password-hash.ts";
-import { DATABASE_FILE, openDatabase } from "./db/database.ts";
-import { migrate } from "./db/migrate.ts";
-import { MIGRATIONS } from "./db/migrations/index.ts";
+import { openConfiguredDatabase } from "./db/database.ts";
+import { prepareSchema } from "./db/prepare-schema.ts";
 import { type RunningDemo, startDemo } from "./demo/demo.ts";
 import { createHomeserverAgent } from "./homeserver/homeserver-client.ts";
 import { OutboundPolicy } from "./homeserver/outbound-policy.ts";
@@ -36,7 +34,8 @@ export interface RunningPortal {
 }
 
 /**
- * Starts the portal in order: key → database (migrated in one transaction) → homeserver connection pool →
+ * Starts the portal in order: key → database (migrated in one transaction, or checked with PORTAL_MIGRATE=off) →
+ * homeserver connection pool →
  * context → administrator bootstrap → demo homeserver (demo mode) → HTTP. A failure part-way closes what
  * was started. main.ts calls this with the parsed configuration; the tests call it the same way.
  */
@@ -54,10 +53,9 @@ export async function startPortal(options: StartPortalOptions): Promise<RunningP
   };
   try {
     const secretKey = loadOrCreateSecretKey(config.secretKey, config.dataDir);
-    const db = openDatabase(join(config.dataDir, DATABASE_FILE), log);
+    const db = openConfiguredDatabase(config.database, log);
     closers.push(() => db.destroy());
-    const applied = await migrate(db, MIGRATIONS);
-    if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
+    await prepareSchema(db, config, log);
     const outbound = new OutboundPolicy(config.outbound);
     const http = createHomeserverAgent(outbound);
     closers.push(() => http.close());

@@ -1,6 +1,4 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { LOGIN_AUDIT_BUDGET } from "../src/audit/login-audit.ts";
@@ -12,6 +10,7 @@ import {
   nextIp,
   startPortalWithHomeserver,
   stopPortalWithHomeserver,
+  storedBytes,
   type TestPortal,
 } from "./support/portal-harness.ts";
 
@@ -118,8 +117,8 @@ describe("audit log: names instead of ids, and admin logins", () => {
       ],
     );
     // The database and its write-ahead log, where recent writes are until a checkpoint.
-    const files = ["portal.sqlite", "portal.sqlite-wal"].map((name) => join(portal.dataDir, name)).filter(existsSync);
-    const everything = JSON.stringify(await entries("")) + files.map((file) => readFileSync(file).toString("latin1")).join("");
+    const stored = (await storedBytes(portal.dataDir)).bytes.toString("latin1");
+    const everything = JSON.stringify(await entries("")) + stored;
     for (const secret of ["Guess-1234", "Guess-5678", ADMIN_PASSWORD, typo]) {
       assert.equal(everything.includes(secret), false, `${secret} is in neither the log nor the database`);
     }

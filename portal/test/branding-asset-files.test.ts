@@ -2,10 +2,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import BetterSqlite3 from "better-sqlite3";
-import { DATABASE_FILE } from "../src/db/database.ts";
 import { png } from "./support/images.ts";
-import { storedAssetNames } from "./support/portal-db.ts";
+import { queryPortalDb, storedAssetNames } from "./support/portal-db.ts";
 import { removeDataDir, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
 
 /**
@@ -33,17 +31,15 @@ describe("branding asset files of an older portal", () => {
     first = undefined;
 
     // What an older portal left: the record, and the bytes as a file under the generated name.
-    const [name] = storedAssetNames(dataDir);
+    const [name] = await storedAssetNames(dataDir);
     assert.ok(name);
-    const db = new BetterSqlite3(join(dataDir, DATABASE_FILE));
-    db.prepare("DELETE FROM branding_asset_content").run();
-    db.close();
+    await queryPortalDb(dataDir, "DELETE FROM branding_asset_content");
     mkdirSync(join(dataDir, "branding-assets"), { recursive: true });
     const file = join(dataDir, "branding-assets", name);
     writeFileSync(file, png());
 
     portal = await startTestPortal({ dataDir });
-    assert.deepEqual(storedAssetNames(dataDir), [name], "moved in at start");
+    assert.deepEqual(await storedAssetNames(dataDir), [name], "moved in at start");
     assert.equal(existsSync(file), false, "and the file removed");
     const served = await fetch(`${portal.url}${uploaded.body.asset.url}`);
     assert.equal(served.status, 200);

@@ -6,7 +6,13 @@ import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { nginxMissing, type RunningNginx, startNginx } from "./support/nginx.ts";
 import { PortalClient, type Reply } from "./support/portal-client.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, addServer, nextIp, startSimulator } from "./support/portal-harness.ts";
-import { type PortalProcess, sharedDatabase, startPortalProcess } from "./support/portal-processes.ts";
+import {
+  type PortalProcess,
+  type SharedDatabase,
+  sharedDatabase,
+  sharedDatabaseKind,
+  startPortalProcess,
+} from "./support/portal-processes.ts";
 
 const CREATE_TOKEN = "/_synapse/admin/v1/registration_tokens/new";
 const skip = nginxMissing();
@@ -17,8 +23,8 @@ if (skip) console.log(`SKIPPED portal/test/instances-nginx.test.ts: ${skip}`);
  * Issue 24: two portal instances on one database behind nginx (docs/scale-out.md). One is killed (SIGKILL) while
  * requests are inside it: every write that was answered stays, and nginx goes on serving from the other.
  */
-describe(`two portal instances behind nginx (${sharedDatabase().kind})`, { skip }, () => {
-  const database = sharedDatabase();
+describe(`two portal instances behind nginx (${sharedDatabaseKind()})`, { skip }, () => {
+  let database: SharedDatabase;
   let a: PortalProcess;
   let b: PortalProcess;
   let proxy: RunningNginx;
@@ -27,6 +33,7 @@ describe(`two portal instances behind nginx (${sharedDatabase().kind})`, { skip 
   let tokens: string;
 
   before(async () => {
+    database = await sharedDatabase();
     hs = await startSimulator({ serverName: "proxied.test" });
     a = await startPortalProcess({ name: "A", database, index: 0 });
     b = await startPortalProcess({ name: "B", database, index: 1 });

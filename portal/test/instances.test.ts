@@ -5,7 +5,14 @@ import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { png } from "./support/images.ts";
 import type { PortalClient } from "./support/portal-client.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, addServer, nextIp, startSimulator } from "./support/portal-harness.ts";
-import { type PortalProcess, sameBrowser, sharedDatabase, startPortalProcess } from "./support/portal-processes.ts";
+import {
+  type PortalProcess,
+  type SharedDatabase,
+  sameBrowser,
+  sharedDatabase,
+  sharedDatabaseKind,
+  startPortalProcess,
+} from "./support/portal-processes.ts";
 
 const REGISTER = "/_matrix/client/v3/register";
 const password = "correct horse battery";
@@ -15,8 +22,8 @@ const signUp = (username: string, token: string) => ({ username, password, confi
  * Issue 24: two portal processes on one database (one SQLite file, or PostgreSQL with PORTAL_TEST_DATABASE_URL), as
  * behind a reverse proxy that sends each request to either. What one instance does, the other must honour at once.
  */
-describe(`two portal instances on one database (${sharedDatabase().kind})`, () => {
-  const database = sharedDatabase();
+describe(`two portal instances on one database (${sharedDatabaseKind()})`, () => {
+  let database: SharedDatabase;
   let a: PortalProcess;
   let b: PortalProcess;
   let hs: HomeserverSimulator;
@@ -25,6 +32,7 @@ describe(`two portal instances on one database (${sharedDatabase().kind})`, () =
   const registerCalls = () => hs.requests().filter((r) => r.method === "POST" && r.path === REGISTER).length;
 
   before(async () => {
+    database = await sharedDatabase();
     hs = await startSimulator({ serverName: "instances.test" });
     a = await startPortalProcess({ name: "A", database, index: 0 });
     b = await startPortalProcess({ name: "B", database, index: 1 });

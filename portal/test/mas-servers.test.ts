@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { type MasSimulator, startMasSimulator } from "../../simulators/mas/index.ts";
 import { addMasServer, masServerBody, startMasPair } from "./support/mas-harness.ts";
 import { allResponses, type PortalClient } from "./support/portal-client.ts";
-import { addServer, removeDataDir, startSimulator, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
+import {
+  addServer,
+  removeDataDir,
+  startSimulator,
+  startTestPortal,
+  storedBytes,
+  type TestPortal,
+} from "./support/portal-harness.ts";
 
 /** Managed servers of kind `mas`: the check on save, the credential rules, the secret at rest, and diagnostics. */
 describe("servers of kind mas", () => {
@@ -152,8 +157,7 @@ describe("servers of kind mas", () => {
     await admin.get("/api/admin/audit?limit=200");
     assert.equal(allResponses.join("\n").includes(secret), false, "a response holds the secret");
     assert.equal(portal.logs().join("\n").includes(secret), false, "a log line holds the secret");
-    const files = ["portal.sqlite", "portal.sqlite-wal"].map((name) => join(portal.dataDir, name)).filter(existsSync);
-    const db = Buffer.concat(files.map((file) => readFileSync(file)));
+    const db = (await storedBytes(portal.dataDir)).bytes;
     assert.ok(db.includes("mas_client_secret_enc"));
     assert.equal(db.includes(secret), false, "the database holds the secret in clear");
   });

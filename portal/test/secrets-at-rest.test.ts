@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
@@ -11,8 +11,10 @@ import {
   removeDataDir,
   startSimulator,
   startTestPortal,
+  storedBytes,
   type TestPortal,
 } from "./support/portal-harness.ts";
+import { onPostgres } from "./support/test-database.ts";
 
 interface FileInfo {
   name: string;
@@ -133,14 +135,12 @@ describe("bot and integration secrets at rest", () => {
     assert.match(logs, /"msg":"homeserver call"/, "debug logging is on");
     for (const secret of secrets) assert.equal(logs.includes(secret), false, `a log line contains ${secret.slice(0, 8)}…`);
 
-    const dbFiles = ["portal.sqlite", "portal.sqlite-wal", "portal.sqlite-shm"]
-      .map((name) => join(portal.dataDir, name))
-      .filter(existsSync);
-    const db = Buffer.concat(dbFiles.map((file) => readFileSync(file)));
-    assert.ok(
-      dbFiles.some((file) => file.endsWith("-wal")),
-      "WAL mode",
-    );
+    const { bytes: db, files: dbFiles } = await storedBytes(portal.dataDir);
+    if (!onPostgres)
+      assert.ok(
+        dbFiles.some((file) => file.endsWith("-wal")),
+        "WAL mode",
+      );
     assert.ok(db.includes("integration_secrets") && db.includes("v1:"), "the scan sees sealed values");
     for (const file of dbFiles) assert.equal(statSync(file).mode & 0o777, 0o600, `${file} must be 0600 like secret.key`);
     for (const secret of secrets) assert.equal(db.includes(secret), false, `the database holds ${secret.slice(0, 8)}… in clear`);

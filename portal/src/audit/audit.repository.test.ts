@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import BetterSqlite3 from "better-sqlite3";
-import { type CompiledQuery, Kysely, SqliteDialect } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
+import { onPostgres, openTestDatabase } from "../../test/support/test-database.ts";
 import { migrate } from "../db/migrate.ts";
 import { MIGRATIONS } from "../db/migrations/index.ts";
 import type { Database } from "../db/schema.ts";
@@ -30,49 +30,54 @@ const ACTORS = ["a@portal.test", "b@portal.test", "c@portal.test"];
 const SERVERS = [null, "s1", "s2", "s3"];
 
 interface TestDb {
-  sqlite: BetterSqlite3.Database;
   db: Kysely<Database>;
   repository: AuditRepository;
   /** Every statement run through Kysely since the last `queries.splice(0)`. */
   queries: CompiledQuery[];
 }
 
-function openTestDb(): TestDb {
-  const sqlite = new BetterSqlite3(":memory:");
+/** The suite runs on SQLite, and on PostgreSQL under `npm run test:postgres` (test/support/test-database.ts). */
+async function openTestDb(migrations = MIGRATIONS): Promise<TestDb> {
   const queries: CompiledQuery[] = [];
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
-    log: (event) => {
-      if (event.level === "query") queries.push(event.query);
-    },
-  });
-  return { sqlite, db, repository: new AuditRepository(db), queries };
+  const db = await openTestDatabase({ migrations, onQuery: (query) => queries.push(query) });
+  return { db, repository: new AuditRepository(db), queries };
 }
 
+/** A bound parameter in compiled SQL: `?` on SQLite, `$1` on PostgreSQL. */
+const PARAM = String.raw`(\?|\$\d+)`;
+
+/** Hand edits and checks, in SQL both databases read. */
+const exec = (db: Kysely<Database>, text: string) => sql.raw(text).execute(db);
+const countAll = async (db: Kysely<Database>) =>
+  Number((await sql<{ n: number }>`SELECT count(*) AS n FROM audit_log`.execute(db)).rows[0]?.n);
+
 /** `count` entries cycling through the actions, actors and servers at different strides (all combinations occur). */
-function insertRows(sqlite: BetterSqlite3.Database, count: number, actions = ACTIONS): void {
-  const insert = sqlite.prepare(
-    "INSERT INTO audit_log (server_id, action, actor, target, detail, ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
-  const start = sqlite.prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number };
-  sqlite.transaction(() => {
-    for (let i = start.n; i < start.n + count; i++) {
-      insert.run(
-        SERVERS[i % 4],
-        actions[i % actions.length],
-        ACTORS[i % 3],
-        `t${i}`,
-        null,
-        "192.0.2.1",
-        new Date(i * 1000).toISOString(),
-      );
-    }
-  })();
+async function insertRows(db: Kysely<Database>, count: number, actions = ACTIONS): Promise<void> {
+  const start = await countAll(db);
+  const rows: Omit<AuditRow, "id">[] = [];
+  for (let i = start; i < start + count; i++) {
+    rows.push({
+      server_id: SERVERS[i % 4] ?? null,
+      action: actions[i % actions.length] as string,
+      actor: ACTORS[i % 3] as string,
+      target: `t${i}`,
+      detail: null,
+      ip: "192.0.2.1",
+      created_at: new Date(i * 1000).toISOString(),
+    });
+  }
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 200)
+      await trx
+        .insertInto("audit_log")
+        .values(rows.slice(i, i + 200))
+        .execute();
+  });
 }
 
 /** What a page must be: every row, newest first, filtered and sliced in JavaScript. */
-function expectedPage(sqlite: BetterSqlite3.Database, filter: AuditFilter & { limit: number; offset: number }) {
-  const all = (sqlite.prepare("SELECT * FROM audit_log ORDER BY id DESC").all() as AuditRow[]).filter(
+async function expectedPage(db: Kysely<Database>, filter: AuditFilter & { limit: number; offset: number }) {
+  const all = (await db.selectFrom("audit_log").selectAll().orderBy("id", "desc").execute()).filter(
     (row) =>
       (filter.serverId === undefined || row.server_id === filter.serverId) &&
       (filter.actor === undefined || row.actor === filter.actor) &&
@@ -81,26 +86,25 @@ function expectedPage(sqlite: BetterSqlite3.Database, filter: AuditFilter & { li
   return { rows: all.slice(filter.offset, filter.offset + filter.limit), total: all.length };
 }
 
-const countsTable = (sqlite: BetterSqlite3.Database) =>
-  sqlite.prepare("SELECT scope, server_id, entries FROM audit_log_counts WHERE entries <> 0 ORDER BY scope, server_id").all();
-const countedByHand = (sqlite: BetterSqlite3.Database) => [
-  { scope: "all", server_id: "", entries: (sqlite.prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number }).n },
-  ...sqlite
-    .prepare(
-      "SELECT 'server' AS scope, server_id, count(*) AS entries FROM audit_log WHERE server_id IS NOT NULL GROUP BY server_id ORDER BY server_id",
-    )
-    .all(),
+const countsTable = async (db: Kysely<Database>) =>
+  (await sql`SELECT scope, server_id, entries FROM audit_log_counts WHERE entries <> 0 ORDER BY scope, server_id`.execute(db))
+    .rows;
+const countedByHand = async (db: Kysely<Database>) => [
+  { scope: "all", server_id: "", entries: await countAll(db) },
+  ...(
+    await sql`SELECT 'server' AS scope, server_id, count(*) AS entries FROM audit_log WHERE server_id IS NOT NULL
+      GROUP BY server_id ORDER BY server_id`.execute(db)
+  ).rows,
 ];
 
 describe("audit log counters (migration 0009)", () => {
   it("counts the entries already there, then every insert, deletion and server change", async () => {
-    const { sqlite, db, repository } = openTestDb();
+    const { db, repository } = await openTestDb(BEFORE_COUNTS);
     try {
-      await migrate(db, BEFORE_COUNTS);
-      insertRows(sqlite, 103);
+      await insertRows(db, 103);
       await migrate(db, MIGRATIONS);
-      assert.deepEqual(countsTable(sqlite), countedByHand(sqlite));
-      assert.equal((countsTable(sqlite)[0] as { entries: number }).entries, 103);
+      assert.deepEqual(await countsTable(db), await countedByHand(db));
+      assert.equal(((await countsTable(db))[0] as { entries: number }).entries, 103);
 
       await repository.insert({
         server_id: "new-server",
@@ -111,16 +115,16 @@ describe("audit log counters (migration 0009)", () => {
         ip: "192.0.2.9",
         created_at: new Date().toISOString(),
       });
-      insertRows(sqlite, 20);
+      await insertRows(db, 20);
       // The log is append-only for the portal; these are the hand edits the triggers must survive.
-      sqlite.exec("DELETE FROM audit_log WHERE id IN (5, 6, 7)");
-      sqlite.exec("UPDATE audit_log SET server_id = 's9' WHERE id = 10");
-      sqlite.exec("UPDATE audit_log SET server_id = NULL WHERE id = 11");
-      sqlite.exec("UPDATE audit_log SET action = 'bot.updated' WHERE id = 12");
-      assert.deepEqual(countsTable(sqlite), countedByHand(sqlite));
+      await exec(db, "DELETE FROM audit_log WHERE id IN (5, 6, 7)");
+      await exec(db, "UPDATE audit_log SET server_id = 's9' WHERE id = 10");
+      await exec(db, "UPDATE audit_log SET server_id = NULL WHERE id = 11");
+      await exec(db, "UPDATE audit_log SET action = 'bot.updated' WHERE id = 12");
+      assert.deepEqual(await countsTable(db), await countedByHand(db));
       assert.deepEqual(
         await repository.page({ limit: 1, offset: 0, serverId: "new-server" }),
-        expectedPage(sqlite, { limit: 1, offset: 0, serverId: "new-server" }),
+        await expectedPage(db, { limit: 1, offset: 0, serverId: "new-server" }),
       );
     } finally {
       await db.destroy();
@@ -131,8 +135,7 @@ describe("audit log counters (migration 0009)", () => {
 describe("audit log pages", () => {
   let t: TestDb;
   beforeEach(async () => {
-    t = openTestDb();
-    await migrate(t.db, MIGRATIONS);
+    t = await openTestDb();
   });
   afterEach(() => t.db.destroy());
 
@@ -140,46 +143,54 @@ describe("audit log pages", () => {
 
   /** Pages of the whole log at many depths equal the reference; returns whether the id seek or OFFSET was used. */
   async function checkWholeLog(): Promise<Set<string>> {
-    const total = (t.sqlite.prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number }).n;
+    const total = await countAll(t.db);
     const paths = new Set<string>();
     for (const limit of [1, 50, 200]) {
       for (const offset of offsets(total).filter((o) => o >= 0)) {
         t.queries.splice(0);
         const page = await t.repository.page({ limit, offset });
-        assert.deepEqual(page, expectedPage(t.sqlite, { limit, offset }), `limit ${limit} offset ${offset}`);
         const rowsQuery = t.queries.at(-1)?.sql ?? "";
-        paths.add(/"id" <= \?/.test(rowsQuery) && !/offset/.test(rowsQuery) ? "seek" : /offset/.test(rowsQuery) ? "offset" : "?");
+        assert.deepEqual(page, await expectedPage(t.db, { limit, offset }), `limit ${limit} offset ${offset}`);
+        paths.add(
+          new RegExp(`"id" <= ${PARAM}`).test(rowsQuery) && !/offset/.test(rowsQuery)
+            ? "seek"
+            : /offset/.test(rowsQuery)
+              ? "offset"
+              : "?",
+        );
       }
     }
     return paths;
   }
 
   it("pages a dense log by id and a log with gaps by OFFSET, with the same entries as scanning", async () => {
-    insertRows(t.sqlite, 600);
+    await insertRows(t.db, 600);
     assert.deepEqual([...(await checkWholeLog())], ["seek"]);
 
     // Removing the newest or the oldest entry keeps the ids dense.
-    t.sqlite.exec("DELETE FROM audit_log WHERE id IN (1, 600)");
+    await exec(t.db, "DELETE FROM audit_log WHERE id IN (1, 600)");
     assert.deepEqual([...(await checkWholeLog())], ["seek"]);
 
     // A gap in the middle: entry k from the newest no longer has id max − k.
-    t.sqlite.exec("DELETE FROM audit_log WHERE id = 300");
+    await exec(t.db, "DELETE FROM audit_log WHERE id = 300");
     assert.deepEqual([...(await checkWholeLog())], ["offset"]);
 
     // A gap above: an entry written with an id far ahead (by hand).
-    t.sqlite.exec(
+    await exec(
+      t.db,
       "INSERT INTO audit_log SELECT 5000, server_id, action, actor, target, detail, ip, created_at FROM audit_log WHERE id = 2",
     );
-    t.sqlite.exec(
+    await exec(
+      t.db,
       "INSERT INTO audit_log SELECT 300, server_id, action, actor, target, detail, ip, created_at FROM audit_log WHERE id = 2",
     );
     assert.deepEqual([...(await checkWholeLog())], ["offset"]);
-    t.sqlite.exec("DELETE FROM audit_log WHERE id = 5000");
+    await exec(t.db, "DELETE FROM audit_log WHERE id = 5000");
     assert.deepEqual([...(await checkWholeLog())], ["seek"], "dense again once the gap is closed");
   });
 
   it("answers every filter like a scan, and counts the whole log and one server without counting rows", async () => {
-    insertRows(t.sqlite, 700);
+    await insertRows(t.db, 700);
     const filters: AuditFilter[] = [
       {},
       { serverId: "s2" },
@@ -198,12 +209,16 @@ describe("audit log pages", () => {
       { actor: "a@portal.test", serverId: "s2" },
     ];
     for (const filter of filters) {
-      const { total } = expectedPage(t.sqlite, { ...filter, limit: 1, offset: 0 });
+      const { total } = await expectedPage(t.db, { ...filter, limit: 1, offset: 0 });
       for (const offset of offsets(total).filter((o) => o >= 0)) {
         for (const limit of [1, 50]) {
           t.queries.splice(0);
           const page = await t.repository.page({ ...filter, limit, offset });
-          assert.deepEqual(page, expectedPage(t.sqlite, { ...filter, limit, offset }), JSON.stringify({ filter, limit, offset }));
+          assert.deepEqual(
+            page,
+            await expectedPage(t.db, { ...filter, limit, offset }),
+            JSON.stringify({ filter, limit, offset }),
+          );
           if (filter.action === undefined && filter.actor === undefined) {
             assert.ok(!t.queries.some((query) => /count\(\*\)/.test(query.sql)), "the total comes from the counters");
           }
@@ -212,8 +227,9 @@ describe("audit log pages", () => {
     }
   });
 
-  it("walks indexes newest first for each filter: no table scan, no sort of the matches", async () => {
-    insertRows(t.sqlite, 300);
+  // SQLite's query plans (PostgreSQL's planner picks by statistics, so its plans prove little on a small table).
+  it("walks indexes newest first for each filter: no table scan, no sort of the matches", { skip: onPostgres }, async () => {
+    await insertRows(t.db, 300);
     for (const filter of [
       { action: "token" },
       { action: "token.created" },
@@ -225,11 +241,11 @@ describe("audit log pages", () => {
     ]) {
       t.queries.splice(0);
       await t.repository.page({ limit: 50, offset: 0, ...filter });
-      for (const query of t.queries) {
+      for (const query of t.queries.splice(0)) {
         if (/count\(\*\)/.test(query.sql)) continue;
         const plan = (
-          t.sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.parameters as unknown[])) as { detail: string }[]
-        )
+          await t.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.sql}`, [...query.parameters]))
+        ).rows
           .map((step) => step.detail)
           .join(" | ");
         assert.doesNotMatch(plan, /SCAN audit_log(?! USING)|TEMP B-TREE/, `${JSON.stringify(filter)}: ${query.sql} → ${plan}`);
@@ -239,17 +255,17 @@ describe("audit log pages", () => {
 
   it("matches a prefix with too many distinct actions to merge by one index range", async () => {
     const many = Array.from({ length: MAX_MERGED_ACTIONS + 5 }, (_, i) => `bulk.a${i}`);
-    insertRows(t.sqlite, 400, [...many, "bulkier.x", "bulk"]);
+    await insertRows(t.db, 400, [...many, "bulkier.x", "bulk"]);
     for (const offset of [0, 7, 60, 399]) {
       t.queries.splice(0);
       const page = await t.repository.page({ action: "bulk", limit: 50, offset });
-      assert.deepEqual(page, expectedPage(t.sqlite, { action: "bulk", limit: 50, offset }));
+      assert.deepEqual(page, await expectedPage(t.db, { action: "bulk", limit: 50, offset }));
       assert.ok(
-        t.queries.some((query) => /"action" >= \?/.test(query.sql) && !/union/.test(query.sql)),
+        t.queries.some((query) => new RegExp(`"action" >= ${PARAM}`).test(query.sql) && !/union/.test(query.sql)),
         "one range instead of a merge",
       );
     }
     const few = await t.repository.page({ action: "bulk.a1", limit: 50, offset: 0 });
-    assert.deepEqual(few, expectedPage(t.sqlite, { action: "bulk.a1", limit: 50, offset: 0 }));
+    assert.deepEqual(few, await expectedPage(t.db, { action: "bulk.a1", limit: 50, offset: 0 }));
   });
 });

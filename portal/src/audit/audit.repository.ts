@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from "kysely";
+import { dialectOf } from "../db/dialect.ts";
 import type { Database } from "../db/schema.ts";
 
 export interface AuditRow {
@@ -152,15 +153,18 @@ export class AuditRepository {
   private async actionsMatching(action: string): Promise<string[] | undefined> {
     const [from, to] = segmentRange(action);
     // From `action` itself to the end of its range; the last hop finds nothing (NULL) unless the limit cut it short.
-    const hops = await sql<{ action: string | null }>`
-      WITH RECURSIVE hop(action) AS (
-        SELECT min(action) FROM audit_log WHERE action >= ${action} AND action < ${to}
-        UNION ALL
-        SELECT (SELECT min(action) FROM audit_log WHERE action > hop.action AND action < ${to})
-          FROM hop WHERE hop.action IS NOT NULL
-        LIMIT ${MAX_MERGED_ACTIONS + 1}
-      )
-      SELECT action FROM hop`.execute(this.db);
+    const first = sql`SELECT min(action) FROM audit_log WHERE action >= ${action} AND action < ${to}`;
+    const next = sql`SELECT (SELECT min(action) FROM audit_log WHERE action > hop.action AND action < ${to})
+      FROM hop WHERE hop.action IS NOT NULL`;
+    const limit = MAX_MERGED_ACTIONS + 1;
+    // SQLite stops a recursion by the LIMIT inside it; PostgreSQL refuses that, and computes only the rows the outer
+    // query fetches, so there the LIMIT stands outside.
+    const hops = await (dialectOf(this.db) === "postgres"
+      ? sql<{ action: string | null }>`WITH RECURSIVE hop(action) AS (${first} UNION ALL ${next})
+          SELECT action FROM hop LIMIT ${limit}`
+      : sql<{ action: string | null }>`WITH RECURSIVE hop(action) AS (${first} UNION ALL ${next} LIMIT ${limit})
+          SELECT action FROM hop`
+    ).execute(this.db);
     if (hops.rows.at(-1)?.action !== null) return undefined;
     // Values between `action` and its range (`token-x`) are hopped over, not matched.
     return hops.rows.flatMap((row) => (row.action === action || row.action?.startsWith(from) ? [row.action] : []));

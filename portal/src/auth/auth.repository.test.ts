@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Kysely } from "kysely";
-import { openDatabase } from "../db/database.ts";
-import { migrate } from "../db/migrate.ts";
-import { MIGRATIONS } from "../db/migrations/index.ts";
+import { openTestDatabase } from "../../test/support/test-database.ts";
 import type { Database } from "../db/schema.ts";
 import { AuthRepository } from "./auth.repository.ts";
 
@@ -29,8 +27,7 @@ describe("auth repository: live sessions kept in memory", () => {
   let db: Kysely<Database>;
   let repository: AuthRepository;
   before(async () => {
-    db = openDatabase(":memory:");
-    await migrate(db, MIGRATIONS);
+    db = await openTestDatabase();
     repository = new AuthRepository(db);
     await repository.insertUser(user("u1"));
     await repository.insertUser(user("u2"));

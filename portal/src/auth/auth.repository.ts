@@ -44,6 +44,16 @@ export class AuthRepository {
     await this.db.insertInto("users").values(row).execute();
   }
 
+  /** Inserts the user unless one with the same e-mail exists (another instance starting at the same time). */
+  async insertUserIfAbsent(row: UserRow): Promise<boolean> {
+    const result = await this.db
+      .insertInto("users")
+      .values(row)
+      .onConflict((oc) => oc.column("email").doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
   async updateUser(id: string, changes: Partial<Pick<UserRow, "password_hash" | "role" | "name" | "updated_at">>) {
     await this.#writes.around((trx) => trx.updateTable("users").set(changes).where("id", "=", id).execute());
   }

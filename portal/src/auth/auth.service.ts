@@ -44,10 +44,10 @@ export class AuthService {
   async ensureAdmin(email: string, password: string, name: string): Promise<"created" | "updated" | "unchanged"> {
     const normalized = email.trim().toLowerCase();
     const nowIso = new Date(this.now()).toISOString();
-    const existing = await this.repository.findUserByEmail(normalized);
+    let existing = await this.repository.findUserByEmail(normalized);
     if (!existing) {
       const passwordHash = await hashPassword(password, this.hashing);
-      await this.repository.insertUser({
+      const inserted = await this.repository.insertUserIfAbsent({
         id: randomUUID(),
         email: normalized,
         name,
@@ -56,7 +56,10 @@ export class AuthService {
         created_at: nowIso,
         updated_at: nowIso,
       });
-      return "created";
+      if (inserted) return "created";
+      // Another portal instance on the same database created it meanwhile: check that one instead.
+      existing = await this.repository.findUserByEmail(normalized);
+      if (!existing) throw new Error(`the administrator ${normalized} could neither be created nor found`);
     }
     const samePassword = await verifyPassword(password, existing.password_hash);
     if (samePassword && existing.role === GLOBAL_ADMIN && !needsRehash(existing.password_hash, this.hashing)) return "unchanged";

@@ -65,17 +65,19 @@ export class BotsRepository {
     await this.db.insertInto("bot_rooms").values(row).execute();
   }
 
-  /** Removes an assignment and the room-scoped feature toggles of that room; the removed row, if any. */
+  /**
+   * Removes an assignment and the room-scoped feature toggles of that room; the removed row, if any. `DELETE …
+   * RETURNING`: of two concurrent removals only one gets the row (and audits it).
+   */
   removeRoom(botId: string, assignmentId: string): Promise<BotRoomRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
-        .selectFrom("bot_rooms")
-        .selectAll()
+        .deleteFrom("bot_rooms")
         .where("id", "=", assignmentId)
         .where("bot_id", "=", botId)
+        .returningAll()
         .executeTakeFirst();
       if (!row) return undefined;
-      await trx.deleteFrom("bot_rooms").where("id", "=", assignmentId).execute();
       await trx
         .deleteFrom("bot_features")
         .where("bot_id", "=", botId)

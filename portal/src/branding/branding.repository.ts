@@ -1,11 +1,17 @@
 import { type Kysely, type Selectable, sql } from "kysely";
+import { forUpdate, lockedTransaction } from "../db/dialect.ts";
 import type { BrandingAssetsTable, BrandingProfilesTable, Database } from "../db/schema.ts";
 import { GENERATIONS, WriteGeneration } from "../db/write-generation.ts";
 
 export type ProfileRow = Selectable<BrandingProfilesTable>;
 export type AssetRow = Selectable<BrandingAssetsTable>;
 
-/** Branding profiles and assets. Activation and asset replacement run in transactions. */
+/**
+ * Branding profiles and assets. Activation and asset replacement run in transactions. Writers that read before they
+ * write hold a lock (dialect.ts): `branding.active` for the one active profile, `branding.profile:<id>` for a
+ * profile's assets (one per purpose, and the files to remove must be exactly the records removed); on SQLite the
+ * transaction alone excludes everyone else, on PostgreSQL other connections and instances wait for the lock.
+ */
 export class BrandingRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -29,16 +35,29 @@ export class BrandingRepository {
     await this.db.insertInto("branding_profiles").values(row).execute();
   }
 
-  async updateProfile(
+  /**
+   * Changes a profile from what it holds now: `change` gets the row, locked until the update (PostgreSQL: FOR
+   * UPDATE), so two edits of different fields both land instead of the later one writing back a stale copy.
+   * Undefined when there is no such profile.
+   */
+  updateProfileFrom(
     id: string,
-    changes: Partial<Pick<ProfileRow, "name" | "settings" | "is_draft" | "updated_at">>,
-  ): Promise<void> {
-    await this.db.updateTable("branding_profiles").set(changes).where("id", "=", id).execute();
+    change: (row: ProfileRow) => Partial<Pick<ProfileRow, "name" | "settings" | "is_draft" | "updated_at">>,
+  ): Promise<ProfileRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await forUpdate(
+        this.db,
+        trx.selectFrom("branding_profiles").selectAll().where("id", "=", id),
+      ).executeTakeFirst();
+      if (!row) return undefined;
+      await trx.updateTable("branding_profiles").set(change(row)).where("id", "=", id).execute();
+      return row;
+    });
   }
 
   /** Makes `id` the one active profile: its settings become the published copy and its version goes up by one. */
   publish(id: string, nowIso: string): Promise<string | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+    return lockedTransaction(this.db, "branding.active", async (trx) => {
       const previous = await trx.selectFrom("branding_profiles").select("id").where("is_active", "=", 1).executeTakeFirst();
       await trx.updateTable("branding_profiles").set({ is_active: 0 }).where("is_active", "=", 1).where("id", "!=", id).execute();
       await trx
@@ -59,9 +78,8 @@ export class BrandingRepository {
 
   /** Clears every customisation and every asset record; returns the storage names of the removed assets. */
   reset(id: string, nowIso: string): Promise<string[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const assets = await trx.selectFrom("branding_assets").select("storage_name").where("profile_id", "=", id).execute();
-      await trx.deleteFrom("branding_assets").where("profile_id", "=", id).execute();
+    return lockedTransaction(this.db, profileLock(id), async (trx) => {
+      const assets = await trx.deleteFrom("branding_assets").where("profile_id", "=", id).returning("storage_name").execute();
       await trx
         .updateTable("branding_profiles")
         .set({ settings: "{}", is_draft: 1, updated_at: nowIso })
@@ -87,7 +105,7 @@ export class BrandingRepository {
       const deleted = await trx.deleteFrom("branding_profiles").where("id", "=", id).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return undefined;
       return { files: assets.map((asset) => asset.storage_name), unlinkedServers: Number(unlinked.numUpdatedRows) };
-    });
+    }, profileLock(id));
   }
 
   listAssets(profileIds: readonly string[]): Promise<AssetRow[]> {
@@ -111,7 +129,7 @@ export class BrandingRepository {
    * before migration 0013, if any is left) the caller removes after the commit. Undefined profile → false.
    */
   replaceAsset(row: AssetRow, bytes: Uint8Array): Promise<{ replaced: AssetRow | undefined } | false> {
-    return this.db.transaction().execute(async (trx) => {
+    return lockedTransaction(this.db, profileLock(row.profile_id), async (trx) => {
       const profile = await trx.selectFrom("branding_profiles").select("id").where("id", "=", row.profile_id).executeTakeFirst();
       if (!profile) return false;
       const replaced = await trx
@@ -162,15 +180,16 @@ export class BrandingRepository {
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  async deleteAsset(profileId: string, assetId: string): Promise<AssetRow | undefined> {
-    const row = await this.db
-      .selectFrom("branding_assets")
-      .selectAll()
+  /** Deletes an asset record and returns it; of two concurrent deletions only one gets the row. */
+  deleteAsset(profileId: string, assetId: string): Promise<AssetRow | undefined> {
+    return this.db
+      .deleteFrom("branding_assets")
       .where("id", "=", assetId)
       .where("profile_id", "=", profileId)
+      .returningAll()
       .executeTakeFirst();
-    if (!row) return undefined;
-    await this.db.deleteFrom("branding_assets").where("id", "=", assetId).execute();
-    return row;
   }
 }
+
+/** The lock of the writers of one profile's assets. */
+const profileLock = (id: string) => `branding.profile:${id}`;

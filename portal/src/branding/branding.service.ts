@@ -155,21 +155,25 @@ export class BrandingService {
 
   /** Sets fields (null goes back to the default); the profile then has unpublished changes (draft). */
   async update(id: string, input: UpdateProfileInput, actor: AuditActor): Promise<ProfileRecord> {
-    const row = await this.requireProfile(id);
-    const settings: Record<string, unknown> = storedSettings(row.settings);
-    const fields: string[] = [];
-    for (const [key, value] of Object.entries(input)) {
-      if (value === undefined || key === "name") continue;
-      fields.push(key);
-      if (value === null) delete settings[key];
-      else settings[key] = value;
-    }
-    await this.repository.updateProfile(id, {
-      ...(input.name === undefined ? {} : { name: input.name }),
-      settings: JSON.stringify(settings),
-      is_draft: fields.length > 0 ? 1 : row.is_draft,
-      updated_at: this.isoNow(),
+    const fields = Object.entries(input)
+      .filter(([key, value]) => value !== undefined && key !== "name")
+      .map(([key]) => key);
+    // Applied to the stored settings as they are at the moment of writing (the row is locked meanwhile).
+    const updated = await this.repository.updateProfileFrom(id, (row) => {
+      const settings: Record<string, unknown> = storedSettings(row.settings);
+      for (const [key, value] of Object.entries(input)) {
+        if (value === undefined || key === "name") continue;
+        if (value === null) delete settings[key];
+        else settings[key] = value;
+      }
+      return {
+        ...(input.name === undefined ? {} : { name: input.name }),
+        settings: JSON.stringify(settings),
+        is_draft: fields.length > 0 ? 1 : row.is_draft,
+        updated_at: this.isoNow(),
+      };
     });
+    if (!updated) throw notFound(`No branding profile with id ${id}`);
     if (input.name !== undefined) fields.unshift("name");
     await this.audit.record(actor, { action: "branding.updated", serverId: null, target: id, detail: { fields } });
     return this.get(id);

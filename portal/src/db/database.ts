@@ -3,10 +3,12 @@ import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, type SqliteDatabase, SqliteDialect, type SqliteStatement } from "kysely";
 import type { Logger } from "../../../lib/logger.ts";
+import { type DatabaseConfig, SQLITE_FILE } from "../config.ts";
+import { openPostgres } from "./postgres.ts";
 import type { Database } from "./schema.ts";
 
 /** The database file inside the data dir. */
-export const DATABASE_FILE = "portal.sqlite";
+export const DATABASE_FILE = SQLITE_FILE;
 
 /** Owner read and write only, like `secret.key`: the database holds sealed secrets and password hashes. */
 export const DATABASE_FILE_MODE = 0o600;
@@ -73,4 +75,9 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, max = 500): S
       return statement;
     },
   };
+}
+
+/** The portal's database as configured: SQLite in the data dir, or a connection pool to PostgreSQL. */
+export function openConfiguredDatabase(database: DatabaseConfig, log?: Logger): Kysely<Database> {
+  return database.kind === "postgres" ? openPostgres(database.url, { log }) : openDatabase(database.path, log);
 }

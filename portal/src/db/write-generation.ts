@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { lockedTransaction } from "./dialect.ts";
 import type { Database } from "./schema.ts";
 
 /**
@@ -46,13 +47,15 @@ export class WriteGeneration {
 
   /**
    * Runs `write` in a transaction that first moves the count. Moving it first also takes SQLite's write lock at the
-   * start, so a second process waits (busy timeout) instead of failing on a read snapshot gone stale.
+   * start, so a second process waits (busy timeout) instead of failing on a read snapshot gone stale. With `lock`,
+   * the transaction holds that lock from its start (dialect.ts, lockedTransaction), before the count.
    */
-  around<T>(write: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
+  around<T>(write: (trx: Kysely<Database>) => Promise<T>, lock?: string): Promise<T> {
+    const work = async (trx: Kysely<Database>) => {
       await bumpGeneration(trx, this.name);
       return write(trx);
-    });
+    };
+    return lock === undefined ? this.db.transaction().execute(work) : lockedTransaction(this.db, lock, work);
   }
 }
 

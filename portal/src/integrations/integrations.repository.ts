@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql, type Updateable } from "kysely";
+import { lockedTransaction } from "../db/dialect.ts";
 import type { Database, IntegrationSecretsTable, IntegrationSnapshotsTable, IntegrationsTable } from "../db/schema.ts";
 
 export type IntegrationRow = Selectable<IntegrationsTable>;
@@ -50,17 +51,36 @@ export class IntegrationsRepository {
     await this.db.updateTable("integrations").set(changes).where("id", "=", id).execute();
   }
 
-  /** A configuration change: the new configuration, its snapshot and any secrets it now needs, together. */
+  /**
+   * A configuration change: the new configuration, its snapshot and any secrets it now needs, together, made only
+   * if the stored version is still `fromVersion` (the one the change was computed from). False when another change
+   * landed first: the caller computes again from the new version instead of overwriting it.
+   */
   async updateConfig(
     id: string,
+    fromVersion: number,
     changes: Pick<IntegrationRow, "config" | "config_version" | "updated_at">,
     snapshot: Omit<SnapshotRow, "id">,
     secrets: SecretRow[],
-  ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable("integrations").set(changes).where("id", "=", id).execute();
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("integrations")
+        .set(changes)
+        .where("id", "=", id)
+        .where("config_version", "=", fromVersion)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
       await trx.insertInto("integration_snapshots").values(snapshot).execute();
-      if (secrets.length > 0) await trx.insertInto("integration_secrets").values(secrets).execute();
+      if (secrets.length > 0) {
+        // A secret another change added meanwhile stays as it is.
+        await trx
+          .insertInto("integration_secrets")
+          .values(secrets)
+          .onConflict((oc) => oc.columns(["integration_id", "key"]).doNothing())
+          .execute();
+      }
+      return true;
     });
   }
 
@@ -85,7 +105,8 @@ export class IntegrationsRepository {
    * integration's `as_token` fingerprint changes in the same transaction (a duplicate on the server fails it).
    */
   async upsertSecret(row: SecretRow, asTokenHash?: string): Promise<{ secret: SecretRow; rotated: boolean }> {
-    return this.db.transaction().execute(async (trx) => {
+    // Locked per integration: two first settings of one key would both insert (one failing on the unique key).
+    return lockedTransaction(this.db, `integration:${row.integration_id}`, async (trx) => {
       if (asTokenHash !== undefined) {
         await trx.updateTable("integrations").set({ as_token_hash: asTokenHash }).where("id", "=", row.integration_id).execute();
       }
@@ -111,16 +132,14 @@ export class IntegrationsRepository {
     });
   }
 
-  async deleteSecret(integrationId: string, secretId: string): Promise<SecretRow | undefined> {
-    const row = await this.db
-      .selectFrom("integration_secrets")
-      .selectAll()
+  /** Deletes a secret and returns it; of two concurrent deletions only one gets the row. */
+  deleteSecret(integrationId: string, secretId: string): Promise<SecretRow | undefined> {
+    return this.db
+      .deleteFrom("integration_secrets")
       .where("id", "=", secretId)
       .where("integration_id", "=", integrationId)
+      .returningAll()
       .executeTakeFirst();
-    if (!row) return undefined;
-    await this.db.deleteFrom("integration_secrets").where("id", "=", secretId).execute();
-    return row;
   }
 
   listSnapshots(integrationId: string): Promise<SnapshotRow[]> {

@@ -24,6 +24,9 @@ import {
 import { type IntegrationRecord, IntegrationViews } from "./integration-views.ts";
 import { type IntegrationRow, type IntegrationsRepository, parseColumn } from "./integrations.repository.ts";
 
+/** Tries of a configuration change that keeps losing the race to other changes of the same integration. */
+const CONFIG_ATTEMPTS = 5;
+
 const SENDER_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -153,20 +156,38 @@ export class IntegrationsService {
 
   /** A configuration change: validated against the entry, snapshotted as the next version, files regenerated. */
   async updateConfig(id: string, change: Record<string, unknown>, actor: AuditActor) {
-    const { row, server, entry } = await this.require(id);
-    const current = parseColumn<Record<string, unknown>>(row.config, {});
-    const { config, fields } = applyConfigChange(entry, current, change);
-    if (fields.length === 0) throw badRequest("config names no setting to change");
-    const nowIso = this.isoNow();
-    const existing = await this.repository.listSecrets(id);
-    const added = await this.secrets.generateMissing(id, entry, config, new Set(existing.map((secret) => secret.key)), nowIso);
-    const version = row.config_version + 1;
-    await this.repository.updateConfig(
-      id,
-      { config: JSON.stringify(config), config_version: version, updated_at: nowIso },
-      { integration_id: id, version, config: JSON.stringify(config), reason: "update", actor: actor.email, created_at: nowIso },
-      added.rows,
-    );
+    // Computed from the stored configuration and written only if it is still the one read (compare-and-set on the
+    // version): a change that lost the race to another is applied again on top of it, never written over it.
+    for (let attempt = 1; ; attempt++) {
+      const { row, server, entry } = await this.require(id);
+      const current = parseColumn<Record<string, unknown>>(row.config, {});
+      const { config, fields } = applyConfigChange(entry, current, change);
+      if (fields.length === 0) throw badRequest("config names no setting to change");
+      const nowIso = this.isoNow();
+      const existing = await this.repository.listSecrets(id);
+      const added = await this.secrets.generateMissing(id, entry, config, new Set(existing.map((secret) => secret.key)), nowIso);
+      const version = row.config_version + 1;
+      const written = await this.repository.updateConfig(
+        id,
+        row.config_version,
+        { config: JSON.stringify(config), config_version: version, updated_at: nowIso },
+        { integration_id: id, version, config: JSON.stringify(config), reason: "update", actor: actor.email, created_at: nowIso },
+        added.rows,
+      );
+      if (written) return this.afterConfigUpdate(id, row, server, entry, version, fields, actor);
+      if (attempt === CONFIG_ATTEMPTS) throw conflict("The configuration keeps changing meanwhile; try again");
+    }
+  }
+
+  private async afterConfigUpdate(
+    id: string,
+    row: IntegrationRow,
+    server: ServerRow,
+    entry: CatalogEntry,
+    version: number,
+    fields: string[],
+    actor: AuditActor,
+  ) {
     const updated = (await this.repository.find(id)) as IntegrationRow;
     await this.materialize(updated, server, entry);
     await this.audit.record(actor, {

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Kysely } from "kysely";
-import { openDatabase } from "../db/database.ts";
-import { migrate } from "../db/migrate.ts";
-import { MIGRATIONS } from "../db/migrations/index.ts";
+import { openTestDatabase } from "../../test/support/test-database.ts";
 import type { Database } from "../db/schema.ts";
 import { GENERATIONS, WriteGeneration } from "../db/write-generation.ts";
 import { ServersRepository } from "./servers.repository.ts";
@@ -42,8 +40,7 @@ describe("servers repository: rows kept in memory", () => {
   let writes: WriteGeneration;
   let repository: ServersRepository;
   before(async () => {
-    db = openDatabase(":memory:");
-    await migrate(db, MIGRATIONS);
+    db = await openTestDatabase();
     writes = new WriteGeneration(db, GENERATIONS.servers);
     repository = new ServersRepository(db, writes);
     await repository.insertWithDefault(row("a"));

@@ -3,11 +3,15 @@ import type { Database, ServersTable } from "../db/schema.ts";
 import { GENERATIONS, KeptRows, WriteGeneration } from "../db/write-generation.ts";
 
 export type ServerRow = Selectable<ServersTable>;
+/** The lock of the writers that read and move the default flag. */
+const DEFAULT_LOCK = "servers.default";
 
 export type ServerChanges = Omit<Updateable<ServersTable>, "id" | "is_default" | "created_at">;
 
 /**
- * Managed servers. The default flag only moves through `insertWithDefault` and `setDefault`, inside transactions.
+ * Managed servers. The default flag only moves through `insertWithDefault` and `setDefault`, inside transactions
+ * holding the `servers.default` lock: each reads the current default and writes on that basis, and on PostgreSQL two
+ * such writers (from two instances) would otherwise both see no default, or the same one.
  *
  * Rows read by id are kept in memory: every admin and public request looks its server up, and the row (a dozen
  * columns with encrypted credentials) was a third of a cheap admin read's CPU. The cache is exact on every portal
@@ -56,7 +60,7 @@ export class ServersRepository {
       const inserted = { ...row, is_default: existing ? 0 : 1 };
       await trx.insertInto("servers").values(inserted).execute();
       return inserted;
-    });
+    }, DEFAULT_LOCK);
   }
 
   async update(id: string, changes: ServerChanges): Promise<ServerRow | undefined> {
@@ -82,7 +86,7 @@ export class ServersRepository {
       await trx.updateTable("servers").set({ is_default: 0, updated_at: updatedAt }).where("is_default", "=", 1).execute();
       await trx.updateTable("servers").set({ is_default: 1, updated_at: updatedAt }).where("id", "=", id).execute();
       return previous?.id;
-    });
+    }, DEFAULT_LOCK);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,7 @@ import { loadPortalConfig } from "../../src/config.ts";
 import type { DeploymentCapabilities } from "../../src/integrations/deployment-environment.ts";
 import { type RunningPortal, startPortal } from "../../src/start-portal.ts";
 import { PortalClient } from "./portal-client.ts";
+import { dumpPostgres, freshPostgresUrl, onPostgres } from "./test-database.ts";
 
 export const ADMIN_EMAIL = "root@portal.test";
 export const ADMIN_PASSWORD = "admin-password-Xy7!q";
@@ -50,10 +51,31 @@ export interface TestPortalOptions {
 export const NO_DOCKER: DeploymentCapabilities = { dockerSocket: false, dockerCli: false, dockerCompose: false };
 export const FULL_DOCKER: DeploymentCapabilities = { dockerSocket: true, dockerCli: true, dockerCompose: true };
 
-/** Starts a portal like main.ts does, minus the process. The data dir is a fresh temp dir unless given. */
+/**
+ * On a PostgreSQL run (test-database.ts) each data dir gets its own schema: a portal started again on the same data
+ * dir finds its database again, as on SQLite.
+ */
+const schemaOfDataDir = new Map<string, Promise<string>>();
+
+/** The PORTAL_DATABASE_URL of a test portal on `dataDir` when the suite runs on PostgreSQL, else undefined. */
+export function databaseUrlFor(dataDir: string): Promise<string> | undefined {
+  if (!onPostgres) return undefined;
+  let url = schemaOfDataDir.get(dataDir);
+  if (!url) {
+    url = freshPostgresUrl();
+    schemaOfDataDir.set(dataDir, url);
+  }
+  return url;
+}
+
+/**
+ * Starts a portal like main.ts does, minus the process. The data dir is a fresh temp dir unless given; the database
+ * is SQLite in it, or on a PostgreSQL run a schema of its own (unless `env` names PORTAL_DATABASE_URL).
+ */
 export async function startTestPortal(options: TestPortalOptions = {}): Promise<TestPortal> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "portal-test-"));
   const env: Record<string, string | undefined> = {
+    PORTAL_DATABASE_URL: await databaseUrlFor(dataDir),
     PORTAL_DATA_DIR: dataDir,
     PORTAL_HOST: "127.0.0.1",
     PORTAL_PORT: "0",
@@ -93,6 +115,18 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
   });
   Object.assign(portal, { running, url: `http://127.0.0.1:${running.http.port}` });
   return portal;
+}
+
+/**
+ * What a test portal on `dataDir` stored, as bytes to search for secrets: the SQLite database with its WAL and
+ * shared-memory files (recent writes wait in the WAL until a checkpoint), or on a PostgreSQL run every row of the
+ * portal's schema as JSON text (column names included). `files` lists the SQLite files read (none on PostgreSQL).
+ */
+export async function storedBytes(dataDir: string): Promise<{ bytes: Buffer; files: string[] }> {
+  const url = databaseUrlFor(dataDir);
+  if (url) return { bytes: Buffer.from(await dumpPostgres(await url)), files: [] };
+  const files = ["portal.sqlite", "portal.sqlite-wal", "portal.sqlite-shm"].map((name) => join(dataDir, name)).filter(existsSync);
+  return { bytes: Buffer.concat(files.map((file) => readFileSync(file))), files };
 }
 
 /** Removes a temp data dir made by startTestPortal. */

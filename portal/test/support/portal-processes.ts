@@ -5,13 +5,14 @@ import { fileURLToPath } from "node:url";
 import { freePort, type Spawned, spawnCaptured, waitForHttp } from "../../../lib/testing/processes.ts";
 import { PortalClient } from "./portal-client.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, SECRET_KEY } from "./portal-harness.ts";
+import { freshPostgresUrl, onPostgres } from "./test-database.ts";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 
 /**
- * The database the multi-instance suites share (issue 24): PostgreSQL when `PORTAL_TEST_DATABASE_URL` is set (each
- * instance then gets a data dir of its own, so nothing can lean on a shared folder), otherwise one SQLite file in a
- * data dir all instances share.
+ * The database the multi-instance suites share (issue 24): on a PostgreSQL run of the suite (test-database.ts,
+ * PORTAL_TEST_DATABASE_URL) a fresh schema all instances use, each instance with a data dir of its own, so nothing
+ * can lean on a shared folder; otherwise one SQLite file in a data dir all instances share.
  */
 export interface SharedDatabase {
   /** `postgres` or `sqlite`, for messages. */
@@ -22,9 +23,12 @@ export interface SharedDatabase {
   readonly env: Record<string, string>;
 }
 
-export function sharedDatabase(): SharedDatabase {
-  const url = process.env.PORTAL_TEST_DATABASE_URL;
-  if (url) {
+/** Which kind of database this run of the suite uses (for test names, before anything is created). */
+export const sharedDatabaseKind = (): SharedDatabase["kind"] => (onPostgres ? "postgres" : "sqlite");
+
+export async function sharedDatabase(): Promise<SharedDatabase> {
+  if (onPostgres) {
+    const url = await freshPostgresUrl();
     return {
       kind: "postgres",
       dataDirFor: () => mkdtempSync(join(tmpdir(), "portal-instance-")),

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { dialectOf } from "../dialect.ts";
 import type { Migration } from "../migrate.ts";
 
 /**
@@ -12,10 +13,14 @@ export const serverKind: Migration = {
   name: "0011-server-kind",
   // biome-ignore lint/suspicious/noExplicitAny: migrations work on the schema as it was
   async up(db: Kysely<any>) {
-    await sql`ALTER TABLE servers ADD COLUMN kind TEXT NOT NULL DEFAULT 'synapse' CHECK (kind IN ('synapse', 'mas'))`.execute(db);
-    await sql`ALTER TABLE servers ADD COLUMN mas_url TEXT`.execute(db);
-    await sql`ALTER TABLE servers ADD COLUMN mas_public_url TEXT`.execute(db);
-    await sql`ALTER TABLE servers ADD COLUMN mas_client_id TEXT`.execute(db);
-    await sql`ALTER TABLE servers ADD COLUMN mas_client_secret_enc TEXT`.execute(db);
+    // Byte-wise text on PostgreSQL, like every text column there (dialect.ts, textType).
+    const text = sql.raw(dialectOf(db) === "postgres" ? 'TEXT COLLATE "C"' : "TEXT");
+    await sql`ALTER TABLE servers ADD COLUMN kind ${text} NOT NULL DEFAULT 'synapse' CHECK (kind IN ('synapse', 'mas'))`.execute(
+      db,
+    );
+    await sql`ALTER TABLE servers ADD COLUMN mas_url ${text}`.execute(db);
+    await sql`ALTER TABLE servers ADD COLUMN mas_public_url ${text}`.execute(db);
+    await sql`ALTER TABLE servers ADD COLUMN mas_client_id ${text}`.execute(db);
+    await sql`ALTER TABLE servers ADD COLUMN mas_client_secret_enc ${text}`.execute(db);
   },
 };

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { textType, withRowid } from "../dialect.ts";
 import type { Migration } from "../migrate.ts";
 
 /**
@@ -11,10 +12,11 @@ export const brandingAssetContent: Migration = {
   name: "0013-branding-asset-content",
   // biome-ignore lint/suspicious/noExplicitAny: migrations work on the schema as it was
   async up(db: Kysely<any>) {
-    await db.schema
-      .createTable("branding_asset_content")
-      .addColumn("asset_id", "text", (col) => col.primaryKey().references("branding_assets.id").onDelete("cascade"))
-      .addColumn("content", "text", (col) => col.notNull())
+    // Text compares byte by byte on both databases; PostgreSQL gets SQLite's `rowid` too (dialect.ts).
+    const text = textType(db);
+    await withRowid(db, db.schema.createTable("branding_asset_content"))
+      .addColumn("asset_id", text, (col) => col.primaryKey().references("branding_assets.id").onDelete("cascade"))
+      .addColumn("content", text, (col) => col.notNull())
       .execute();
   },
 };
