@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Kysely } from "kysely";
-import { openDatabase } from "./database.ts";
+import { openTestDatabase } from "../../test/support/test-database.ts";
 import { Leases } from "./leases.ts";
-import { migrate } from "./migrate.ts";
-import { MIGRATIONS } from "./migrations/index.ts";
 import type { Database } from "./schema.ts";
 
 describe("leases", () => {
@@ -12,8 +10,7 @@ describe("leases", () => {
   let clock = 1_000_000;
   const instance = (holder: string) => new Leases(db, () => clock, holder);
   before(async () => {
-    db = openDatabase(":memory:");
-    await migrate(db, MIGRATIONS);
+    db = await openTestDatabase();
   });
   after(() => db.destroy());
 

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Kysely } from "kysely";
-import { openDatabase } from "./database.ts";
-import { migrate } from "./migrate.ts";
-import { MIGRATIONS } from "./migrations/index.ts";
+import { openTestDatabase } from "../../test/support/test-database.ts";
 import type { Database } from "./schema.ts";
 import { KeptRows, WriteGeneration } from "./write-generation.ts";
 
@@ -19,8 +17,7 @@ function pendingRead() {
 describe("kept rows", () => {
   let db: Kysely<Database>;
   before(async () => {
-    db = openDatabase(":memory:");
-    await migrate(db, MIGRATIONS);
+    db = await openTestDatabase();
   });
   after(() => db.destroy());
 

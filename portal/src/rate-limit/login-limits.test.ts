@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { HttpError } from "../../../lib/http-error.ts";
+import { testStore } from "../../test/support/rate-limit-store.ts";
 import { DistinctKeyLimiter } from "./distinct-key-limiter.ts";
 import { FailureBackoff, lockSteps } from "./failure-backoff.ts";
 import { LOGIN_LIMITS, LoginLimits } from "./login-limits.ts";
 import type { RateLimitRepository } from "./rate-limit.repository.ts";
-import { testStore } from "./test-store.ts";
 
 const MINUTE = 60_000;
 /** The limits' key of a typed e-mail; the portal's is a keyed fingerprint (SecretBox.fingerprint). */

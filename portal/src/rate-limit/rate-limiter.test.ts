@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { testStore } from "../../test/support/rate-limit-store.ts";
 import type { RateLimitRepository } from "./rate-limit.repository.ts";
 import { RATE_LIMITS, RateLimiter, tooManyRequests } from "./rate-limiter.ts";
-import { testStore } from "./test-store.ts";
 
 describe("RateLimiter", () => {
   let store: RateLimitRepository;

@@ -2,10 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Kysely } from "kysely";
 import { memoryLogger } from "../../../lib/testing/fixtures.ts";
-import { openDatabase } from "../db/database.ts";
+import { openTestDatabase } from "../../test/support/test-database.ts";
 import { Leases } from "../db/leases.ts";
-import { migrate } from "../db/migrate.ts";
-import { MIGRATIONS } from "../db/migrations/index.ts";
 import type { Database } from "../db/schema.ts";
 import { CLAIM_TIMINGS, leaseName, TokenClaims } from "./token-claims.ts";
 
@@ -15,8 +13,7 @@ describe("token claims across instances", () => {
   const { log } = memoryLogger("debug");
   const claims = (timings = CLAIM_TIMINGS) => new TokenClaims(new Leases(db, () => clock), log, timings);
   before(async () => {
-    db = openDatabase(":memory:");
-    await migrate(db, MIGRATIONS);
+    db = await openTestDatabase();
   });
   after(() => db.destroy());
 
