@@ -3,13 +3,14 @@
  * built in the same run, scenario by scenario, each measurement in fresh child processes; writes
  * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issue 11.
  *
- *   npm run bench -- [--scenario startup|latency|load|portal] [--quick] [--repeats N] [--runtime compiled|tsx]
+ *   npm run bench -- [--scenario startup|latency|load|portal|portal-scale] [--quick] [--repeats N] [--runtime compiled|tsx]
  *                    [--entities N[,N]] [--rates N[,N]] [--profile] [--verbose]
  *
  * --quick: tiny sizes and one repeat (a smoke run of every code path, not numbers to quote).
  * --runtime: `compiled` (default) measures the JavaScript `tsc` emits, as production runs it; `tsx` the sources.
  * --entities: start-up cases with these entities per bridge only (e.g. 500).
- * --rates: load runs at these rates only (changes per second, e.g. 3000).
+ * --rates: load runs at these rates only (changes per second, e.g. 3000; portal-scale: sign-ups per second).
+ * portal-scale: SQLite with one and two instances, and PostgreSQL alike when PORTAL_BENCH_DATABASE_URL is set.
  * --profile: write `--cpu-prof` profiles of every measured process to bench/results/profiles/.
  */
 import { spawnSync } from "node:child_process";
@@ -20,6 +21,7 @@ import type { SuiteContext, SuiteOutput } from "./suites/context.ts";
 import { latencySuite } from "./suites/latency.ts";
 import { loadSuite } from "./suites/load.ts";
 import { portalSuite } from "./suites/portal.ts";
+import { portalScaleSuite } from "./suites/portal-scale.ts";
 import { startupSuite } from "./suites/startup.ts";
 
 const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteOutput>> = {
@@ -27,6 +29,7 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteOutput>> = {
   latency: latencySuite,
   load: loadSuite,
   portal: portalSuite,
+  "portal-scale": portalScaleSuite,
 };
 
 const { values } = parseArgs({
@@ -44,7 +47,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    "npm run bench -- [--scenario startup|latency|load|portal]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--verbose]",
+    "npm run bench -- [--scenario startup|latency|load|portal|portal-scale]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--verbose]",
   );
   process.exit(0);
 }

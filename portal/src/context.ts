@@ -5,6 +5,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { AuditRepository } from "./audit/audit.repository.ts";
 import { AuditService } from "./audit/audit.service.ts";
 import { AuditNamesRepository } from "./audit/audit-names.repository.ts";
+import { LoginAuditRepository } from "./audit/login-audit.repository.ts";
 import { LoginAudit } from "./audit/login-audit.ts";
 import { AuthRepository } from "./auth/auth.repository.ts";
 import { AuthService } from "./auth/auth.service.ts";
@@ -16,8 +17,9 @@ import { BrandingService } from "./branding/branding.service.ts";
 import type { PortalConfig } from "./config.ts";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./crypto/password-hash.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
+import { Leases } from "./db/leases.ts";
 import type { Database } from "./db/schema.ts";
-import { WriteGeneration } from "./db/write-generation.ts";
+import { GENERATIONS, WriteGeneration } from "./db/write-generation.ts";
 import { DiagnosticsService } from "./diagnostics/diagnostics.service.ts";
 import { HomeserverConnector } from "./homeserver/connector.ts";
 import type { OutboundPolicy } from "./homeserver/outbound-policy.ts";
@@ -29,9 +31,11 @@ import { IntegrationsService } from "./integrations/integrations.service.ts";
 import { MasTokenInspector } from "./mas/mas-token-inspector.ts";
 import { PortalMetrics } from "./metrics/portal-metrics.ts";
 import { LoginLimits } from "./rate-limit/login-limits.ts";
+import { RateLimitRepository } from "./rate-limit/rate-limit.repository.ts";
 import { createLimiters } from "./rate-limit/rate-limiter.ts";
 import { RegistrationsRepository } from "./registration/registration.repository.ts";
 import { RegistrationService } from "./registration/registration.service.ts";
+import { type ClaimTimings, TokenClaims } from "./registration/token-claims.ts";
 import { ServerResolver } from "./servers/server-resolver.ts";
 import { ServersRepository } from "./servers/servers.repository.ts";
 import { ServersService } from "./servers/servers.service.ts";
@@ -49,7 +53,7 @@ export interface PortalServices {
   readonly registration: RegistrationService;
   readonly diagnostics: DiagnosticsService;
   readonly audit: AuditService;
-  /** Admin logins in the audit log; `flush()` at shutdown writes the summary of a flood still being counted. */
+  /** Admin logins in the audit log; `stop()` at shutdown writes the summaries of ended windows and stops the timer. */
   readonly loginAudit: LoginAudit;
   readonly stats: StatsService;
   readonly branding: BrandingService;
@@ -91,13 +95,16 @@ export interface ContextDependencies {
   passwordHashing?: ScryptParams;
   /** What the environment offers for managed integrations (Docker socket, CLI, Compose); tests inject their own. */
   deploymentCapabilities?: CapabilityProbe;
+  /** How sign-ups with one token wait for each other across instances (tests shorten them). */
+  claimTimings?: ClaimTimings;
 }
 
 /** Wires repositories, clients and services together. */
 export function createPortalContext(deps: ContextDependencies): PortalContext {
   const now = deps.now ?? Date.now;
   const secrets = new SecretBox(deps.secretKey);
-  const limiters = createLimiters(now);
+  const rateLimits = new RateLimitRepository(deps.db);
+  const limiters = createLimiters(rateLimits, now);
   const startedAt = now();
   const metrics = new PortalMetrics(startedAt, now);
   const connector = new HomeserverConnector(
@@ -109,9 +116,14 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
     now,
   );
   const audit = new AuditService(new AuditRepository(deps.db), new AuditNamesRepository(deps.db), now);
-  const loginAudit = new LoginAudit(audit, now);
+  const loginAudit = new LoginAudit(
+    audit,
+    new LoginAuditRepository(deps.db),
+    (text) => secrets.fingerprint(text, "login-audit"),
+    now,
+  );
   // Both write the servers table; the servers repository keeps rows in memory and must see the other's writes.
-  const serverWrites = new WriteGeneration();
+  const serverWrites = new WriteGeneration(deps.db, GENERATIONS.servers);
   const serversRepository = new ServersRepository(deps.db, serverWrites);
   const tokensRepository = new TokensRepository(deps.db);
   const registrationsRepository = new RegistrationsRepository(deps.db);
@@ -165,7 +177,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
       auth: new AuthService(
         new AuthRepository(deps.db),
         secrets,
-        new LoginLimits(now),
+        new LoginLimits(rateLimits, now, (typed) => secrets.fingerprint(typed, "login-account")),
         now,
         authLog,
         deps.passwordHashing ?? DEFAULT_SCRYPT,
@@ -184,6 +196,7 @@ export function createPortalContext(deps: ContextDependencies): PortalContext {
         registrationLog,
         (serverId) => tokens.forget(serverId),
         (server) => (server.kind === "mas" ? masTokens : synapseTokens),
+        new TokenClaims(new Leases(deps.db, now), registrationLog, deps.claimTimings),
       ),
       diagnostics,
       audit,

@@ -60,8 +60,11 @@ export async function startPortal(options: StartPortalOptions): Promise<RunningP
     const http = createHomeserverAgent(outbound);
     closers.push(() => http.close());
     const ctx = createPortalContext({ ...options, log, secretKey, db, http, outbound });
-    // Before the database closes (closers run in reverse): a flood's failed-login summary still being counted.
-    closers.push(() => ctx.services.loginAudit.flush());
+    // Before the database closes (closers run in reverse): the failed-login summaries of windows that have ended.
+    closers.push(() => ctx.services.loginAudit.stop());
+
+    const movedAssets = await ctx.services.branding.moveAssetFilesIn();
+    if (movedAssets > 0) log.info({ assets: movedAssets }, "branding asset files moved into the database");
 
     if (config.admin) {
       const outcome = await ctx.services.auth.ensureAdmin(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { until } from "../../lib/testing/polling.ts";
 import { gif, ico, png } from "./support/images.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
+import { storedAssetNames } from "./support/portal-db.ts";
 import { removeDataDir, startTestPortal, type TestPortal } from "./support/portal-harness.ts";
 
 const KB = 1024;
@@ -24,7 +25,8 @@ describe("branding assets: limits, names and fallbacks", () => {
   let portal: TestPortal;
   let admin: PortalClient;
   const assetsDir = () => join(portal.dataDir, "branding-assets");
-  const storedFiles = () => (existsSync(assetsDir()) ? readdirSync(assetsDir()).filter((name) => !name.startsWith(".")) : []);
+  // Asset bytes live in the database (migration 0013); no file is written under the data dir any more.
+  const storedFiles = () => storedAssetNames(portal.dataDir);
 
   before(async () => {
     portal = await startTestPortal();
@@ -111,13 +113,13 @@ describe("branding assets: limits, names and fallbacks", () => {
 
   it("accepts a favicon of exactly 256 KB and refuses one byte more with 413", async () => {
     const profile = await createProfile("Favicon limit");
-    const before = storedFiles().length;
+    const before = (await storedFiles()).length;
     const exact = await upload(profile.id, "favicon", pngOfSize(256 * KB), "exact.png");
     assert.equal(exact.status, 201, exact.text);
     assert.equal(exact.body.asset.size, 256 * KB);
     const over = await upload(profile.id, "favicon", pngOfSize(256 * KB + 1), "over.png");
     assert.deepEqual(refusal(over), [413, "PAYLOAD_TOO_LARGE"]);
-    assert.equal(storedFiles().length, before + 1, "the refused file was not stored");
+    assert.equal((await storedFiles()).length, before + 1, "the refused file was not stored");
     const assets = (await admin.get(`/api/admin/branding/${profile.id}`)).body.profile.assets as { id: string }[];
     assert.deepEqual(
       assets.map((asset) => asset.id),
@@ -146,7 +148,7 @@ describe("branding assets: limits, names and fallbacks", () => {
       "../branding-assets/../../escape.png",
       "..",
     ];
-    const before = new Set(storedFiles());
+    const before = new Set(await storedFiles());
     const purposes = ["logo", "hero", "background", "favicon", "logo"];
     for (const [index, name] of hostile.entries()) {
       const reply = await uploadRawName(profile.id, purposes[index] as string, png(), name);
@@ -156,9 +158,10 @@ describe("branding assets: limits, names and fallbacks", () => {
       const served = await fetch(`${portal.url}${reply.body.asset.url}`);
       assert.deepEqual(Buffer.from(await served.arrayBuffer()), png(), "the asset is served from where it was stored");
     }
-    const added = storedFiles().filter((name) => !before.has(name));
-    assert.equal(added.length, 4, "four purposes hold a file (the second logo replaced the first)");
-    for (const name of storedFiles()) assert.match(name, STORED_NAME);
+    const added = (await storedFiles()).filter((name) => !before.has(name));
+    assert.equal(added.length, 4, "four purposes hold an image (the second logo replaced the first)");
+    assert.equal(existsSync(assetsDir()), false, "no file is written for an asset");
+    for (const name of await storedFiles()) assert.match(name, STORED_NAME);
     for (const escaped of [
       join(assetsDir(), "../../etc/passwd.png"),
       join(portal.dataDir, "escape.png"),
@@ -172,13 +175,13 @@ describe("branding assets: limits, names and fallbacks", () => {
 
   it("refuses an ICO that is only a header, or whose image lies outside the file, with 415", async () => {
     const profile = await createProfile("Ico");
-    const before = storedFiles().length;
+    const before = (await storedFiles()).length;
     const headerOnly = await upload(profile.id, "favicon", Buffer.from([0, 0, 1, 0, 1, 0]), "favicon.ico", "image/x-icon");
     assert.deepEqual(refusal(headerOnly), [415, "UNSUPPORTED_MEDIA_TYPE"]);
     assert.match(headerOnly.body.error, /icon directory/);
     const truncated = ico().subarray(0, ico().length - 10);
     assert.deepEqual(refusal(await upload(profile.id, "favicon", truncated, "favicon.ico")), [415, "UNSUPPORTED_MEDIA_TYPE"]);
-    assert.equal(storedFiles().length, before, "nothing stored");
+    assert.equal((await storedFiles()).length, before, "nothing stored");
     const whole = await upload(profile.id, "favicon", ico(), "favicon.ico");
     assert.equal(whole.status, 201, "the complete icon is accepted");
   });
@@ -189,7 +192,7 @@ describe("branding assets: limits, names and fallbacks", () => {
     assert.equal(kept.status, 201, kept.text);
     const path = `/api/admin/branding/${profile.id}/assets`;
     const state = async () => ({
-      files: storedFiles().sort(),
+      files: (await storedFiles()).sort(),
       assets: (await admin.get(`/api/admin/branding/${profile.id}`)).body.profile.assets,
       audit: (await admin.get("/api/admin/audit?action=branding.asset&limit=200")).body.total,
     });

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { HomeserverSimulator } from "../../simulators/homeserver/index.ts";
 import { gif, ico, jpeg, png, SVG, webp } from "./support/images.ts";
 import type { PortalClient, Reply } from "./support/portal-client.ts";
+import { storedAssetNames } from "./support/portal-db.ts";
 import { addServer, startPortalWithHomeserver, stopPortalWithHomeserver, type TestPortal } from "./support/portal-harness.ts";
 
 const DEFAULT_FIELDS = [
@@ -36,8 +35,8 @@ describe("branding", () => {
   let portal: TestPortal;
   let hs: HomeserverSimulator;
   let admin: PortalClient;
-  const assetsDir = () => join(portal.dataDir, "branding-assets");
-  const assetFiles = () => (existsSync(assetsDir()) ? readdirSync(assetsDir()).filter((name) => !name.startsWith(".")) : []);
+  // Asset bytes live in the database (migration 0013), one stored image per asset record.
+  const assetFiles = () => storedAssetNames(portal.dataDir);
 
   before(async () => {
     ({ portal, hs, admin } = await startPortalWithHomeserver({ homeserver: { serverName: "branding.test" }, server: false }));
@@ -237,12 +236,12 @@ describe("branding", () => {
     const oldLogo = (await admin.get(`/api/admin/branding/${profile.id}`)).body.profile.assets.find(
       (a: { purpose: string }) => a.purpose === "logo",
     );
-    const filesBefore = assetFiles().length;
+    const filesBefore = (await assetFiles()).length;
     const replaced = await upload(profile.id, "logo", gif(), "anim.gif", "image/gif");
     assert.equal(replaced.status, 201);
     assert.equal(replaced.body.asset.mimeType, "image/gif");
     assert.equal(replaced.body.replaced, oldLogo.id);
-    assert.equal(assetFiles().length, filesBefore, "the replaced file was removed");
+    assert.equal((await assetFiles()).length, filesBefore, "the replaced file was removed");
     assert.equal((await fetch(`${portal.url}${oldLogo.url}`)).status, 404);
     const assets = (await admin.get(`/api/admin/branding/${profile.id}`)).body.profile.assets as { purpose: string }[];
     assert.deepEqual(assets.map((a) => a.purpose).sort(), ["background", "favicon", "hero", "logo"]);
@@ -258,7 +257,7 @@ describe("branding", () => {
     const removed = await admin.delete(`/api/admin/branding/${profile.id}/assets/${hero.id}`);
     assert.equal(removed.status, 200);
     assert.equal((await fetch(`${portal.url}${hero.url}`)).status, 404);
-    assert.equal(assetFiles().length, filesBefore - 1);
+    assert.equal((await assetFiles()).length, filesBefore - 1);
     assert.equal((await admin.delete(`/api/admin/branding/${profile.id}/assets/${hero.id}`)).status, 404);
     const actions = await auditActions();
     assert.equal(actions.filter((a) => a === "branding.asset.uploaded").length, 5);
@@ -268,7 +267,7 @@ describe("branding", () => {
 
   it("refuses SVG in every disguise, other files, empty and oversized uploads", async () => {
     const profile = await createProfile("Refusals");
-    const files = assetFiles().length;
+    const files = (await assetFiles()).length;
     const svgCases: [string, string | Buffer, string, string][] = [
       ["plain SVG", SVG, "logo.svg", "image/svg+xml"],
       ["SVG renamed .png", SVG, "logo.png", "image/png"],
@@ -300,7 +299,7 @@ describe("branding", () => {
     assert.equal((await admin.upload(`/api/admin/branding/${profile.id}/assets`, noFile)).status, 400);
     assert.equal((await admin.post(`/api/admin/branding/${profile.id}/assets`, { purpose: "logo" })).status, 400, "JSON body");
     assert.equal((await upload("00000000-0000-0000-0000-000000000000", "logo", png(), "x.png")).status, 404);
-    assert.equal(assetFiles().length, files + 1, "only the accepted upload left a file");
+    assert.equal((await assetFiles()).length, files + 1, "only the accepted upload left a file");
   });
 
   it("resets to defaults (assets removed) and deletes profiles with their files; no storage path is ever shown", async () => {
@@ -309,20 +308,20 @@ describe("branding", () => {
     await upload(profile.id, "logo", png(), "a.png", "image/png");
     await upload(profile.id, "favicon", ico(), "a.ico", "image/x-icon");
     await admin.patch(`/api/admin/branding/${profile.id}`, { action: "publish" });
-    const before = assetFiles().length;
+    const before = (await assetFiles()).length;
     const reset = await admin.patch(`/api/admin/branding/${profile.id}`, { action: "reset" });
     assert.equal(reset.status, 200);
     assert.equal(reset.body.profile.appTitle, "Matrix registration");
     assert.deepEqual(reset.body.profile.customized, []);
     assert.deepEqual(reset.body.profile.assets, []);
     assert.equal(reset.body.profile.isDraft, true);
-    assert.equal(assetFiles().length, before - 2);
+    assert.equal((await assetFiles()).length, before - 2);
 
     await upload(profile.id, "hero", jpeg(), "h.jpg", "image/jpeg");
     const server = await addServer(admin, hs, { fields: { brandingProfileId: profile.id } });
     const deleted = await admin.delete(`/api/admin/branding/${profile.id}`);
     assert.deepEqual([deleted.status, deleted.body], [200, { deleted: true }]);
-    assert.equal(assetFiles().length, before - 2);
+    assert.equal((await assetFiles()).length, before - 2);
     assert.equal((await admin.get(`/api/admin/branding/${profile.id}`)).status, 404);
     assert.equal(
       (await admin.get(`/api/admin/servers/${server.id}`)).body.server.brandingProfileId,
@@ -341,6 +340,6 @@ describe("branding", () => {
     ].join("\n");
     assert.equal(everything.includes(portal.dataDir), false);
     assert.equal(everything.includes("branding-assets"), false);
-    for (const name of assetFiles()) assert.equal(everything.includes(name), false, "no generated file name");
+    for (const name of await assetFiles()) assert.equal(everything.includes(name), false, "no generated file name");
   });
 });

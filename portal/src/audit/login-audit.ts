@@ -1,4 +1,5 @@
 import type { AuditService } from "./audit.service.ts";
+import type { LoginAuditRepository } from "./login-audit.repository.ts";
 
 /** Why a login failed, as the audit entry's `detail.reason`. */
 export type LoginFailure = "wrong_password" | "unknown_account" | "rate_limited";
@@ -17,35 +18,32 @@ export const ANONYMOUS = "anonymous";
 /** The target of a failed login on an e-mail no administrator has (the text typed is not kept: see below). */
 export const UNKNOWN_ACCOUNT = "(unknown account)";
 
-interface Suppressed {
-  attempts: number;
-  limited: number;
-  accounts: Set<string>;
-  addresses: Set<string>;
-  from: string;
-  to: string;
-}
-
 /**
  * Writes admin logins into the audit log: every success (`auth.login`, bounded by people who know a password), and
  * failed attempts (`auth.login.failed`) within a budget, so that a flood of wrong passwords cannot grow the log
  * without bound (the log is never pruned) or cost a write per request: the first 30 failures of each 15-minute
  * window get an entry each (client address, account, reason); further ones are only counted, and one
  * `auth.login.failed.summary` entry per window says how many attempts, on how many accounts, from how many
- * addresses, between when and when. At most 31 failure entries per 15 minutes, however large the flood.
+ * addresses, between when and when. At most 31 failure entries per window, however large the flood.
+ *
+ * The budget and the counts are in the database (login-audit.repository.ts), shared by every portal instance: a flood
+ * spread over several instances gets one budget and one summary. The summary of a window is written when it ends,
+ * by the first instance to notice (a timer on each instance that counted into it, or the next failed login); a window
+ * under way when every instance stopped is summarized at the next failed login after a start.
  *
  * Never recorded: the password, and the e-mail typed for an account that does not exist (it may be a password typed
- * into the wrong field, and it is text anyone can make the portal store).
+ * into the wrong field, and it is text anyone can make the portal store). Distinct accounts and addresses are
+ * counted by keyed fingerprints (`fingerprint`), which only the portal key could match to a text.
  */
 export class LoginAudit {
-  private windowStart = Number.NEGATIVE_INFINITY;
-  private written = 0;
-  private suppressed: Suppressed | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private pending: Promise<void> = Promise.resolve();
+  private timerFor: number | undefined;
 
   constructor(
     private readonly audit: AuditService,
+    private readonly repository: LoginAuditRepository,
+    /** A keyed fingerprint (SecretBox.fingerprint): counts distinct texts without storing them. */
+    private readonly fingerprint: (text: string) => string,
     private readonly now: () => number,
     private readonly budget: typeof LOGIN_AUDIT_BUDGET = LOGIN_AUDIT_BUDGET,
   ) {}
@@ -66,61 +64,79 @@ export class LoginAudit {
     account: () => Promise<string | undefined>;
   }): Promise<void> {
     const { ip, reason } = attempt;
-    const now = this.now();
-    if (now - this.windowStart >= this.budget.windowMs) {
-      await this.flush();
-      this.windowStart = now;
-      this.written = 0;
-    }
-    if (this.written < this.budget.entries) {
-      this.written += 1;
-      const email = await attempt.account();
-      await this.audit.record(
-        { email: ANONYMOUS, ip },
-        { action: "auth.login.failed", serverId: null, target: email ?? UNKNOWN_ACCOUNT, detail: { reason } },
-      );
+    for (let round = 0; round < 3; round++) {
+      const now = this.now();
+      const window = await this.repository.window(now, this.budget.windowMs);
+      if (window.ended !== undefined) await this.flush();
+      if (await this.repository.takeEntry(window.start, this.budget.entries)) {
+        const email = await attempt.account();
+        await this.audit.record(
+          { email: ANONYMOUS, ip },
+          { action: "auth.login.failed", serverId: null, target: email ?? UNKNOWN_ACCOUNT, detail: { reason } },
+        );
+        return;
+      }
+      const at = new Date(now).toISOString();
+      // False when another instance summarized the window meanwhile: the attempt counts in the next one.
+      if (!(await this.repository.countSuppressed(window.start, { limited: reason === "rate_limited", at, ip }))) continue;
+      // Keyed by what was typed, but only counted, never stored.
+      const max = this.budget.maxDistinct;
+      await this.repository.see(window.start, "account", this.fingerprint(attempt.typed), max);
+      await this.repository.see(window.start, "address", this.fingerprint(ip), max);
+      // The summary is written when the window ends even if no login comes after it.
+      this.summarizeAt(window.start);
       return;
     }
-    const at = new Date(now).toISOString();
-    this.suppressed ??= { attempts: 0, limited: 0, accounts: new Set(), addresses: new Set(), from: at, to: at };
-    const s = this.suppressed;
-    s.attempts += 1;
-    if (reason === "rate_limited") s.limited += 1;
-    s.to = at;
-    // Keyed by what was typed, but only counted, never stored.
-    if (s.accounts.size < this.budget.maxDistinct) s.accounts.add(attempt.typed);
-    if (s.addresses.size < this.budget.maxDistinct) s.addresses.add(ip);
-    // The summary is written when the window ends even if no login comes after it.
-    this.timer ??= setTimeout(() => void this.flush(), this.windowStart + this.budget.windowMs - now).unref();
   }
 
-  /** Writes the summary of the attempts counted beyond the budget, if any (at the end of a window, and at shutdown). */
-  flush(): Promise<void> {
-    this.pending = this.pending.then(async () => {
+  /**
+   * Writes the summaries of ended windows that have counted attempts beyond the budget (at the end of a window, at
+   * a roll-over, and at shutdown); each once, by whichever instance takes it first.
+   */
+  async flush(): Promise<void> {
+    const now = this.now();
+    if (this.timerFor !== undefined && now - this.timerFor >= this.budget.windowMs) {
       clearTimeout(this.timer);
       this.timer = undefined;
-      const s = this.suppressed;
-      this.suppressed = undefined;
-      if (!s) return;
-      const capped = (set: Set<string>) => (set.size >= this.budget.maxDistinct ? `${set.size}+` : set.size);
-      await this.audit.record(
-        { email: ANONYMOUS, ip: s.addresses.size === 1 ? ([...s.addresses][0] as string) : "(many)" },
-        {
-          action: "auth.login.failed.summary",
-          serverId: null,
-          target: "(many accounts)",
-          detail: {
-            attempts: s.attempts,
-            rateLimited: s.limited,
-            accounts: capped(s.accounts),
-            addresses: capped(s.addresses),
-            from: s.from,
-            to: s.to,
-            reason: `more than ${this.budget.entries} failed logins in ${this.budget.windowMs / 60_000} minutes: counted, not written one by one`,
-          },
+      this.timerFor = undefined;
+    }
+    for (const start of await this.repository.endedWindows(now - this.budget.windowMs)) await this.summarize(start);
+  }
+
+  /** Stops the timer (shutdown), after writing what has ended. */
+  async stop(): Promise<void> {
+    await this.flush();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private summarizeAt(start: number): void {
+    if (this.timerFor === start) return;
+    clearTimeout(this.timer);
+    this.timerFor = start;
+    this.timer = setTimeout(() => void this.flush().catch(() => undefined), start + this.budget.windowMs - this.now()).unref();
+  }
+
+  private async summarize(start: number): Promise<void> {
+    const s = await this.repository.takeForSummary(start);
+    if (!s || s.attempts === 0) return;
+    const capped = (count: number) => (count >= this.budget.maxDistinct ? `${count}+` : count);
+    await this.audit.record(
+      { email: ANONYMOUS, ip: s.single_ip === null || s.single_ip === "(many)" ? "(many)" : s.single_ip },
+      {
+        action: "auth.login.failed.summary",
+        serverId: null,
+        target: "(many accounts)",
+        detail: {
+          attempts: s.attempts,
+          rateLimited: s.limited,
+          accounts: capped(s.accounts),
+          addresses: capped(s.addresses),
+          from: s.first_at,
+          to: s.last_at,
+          reason: `more than ${this.budget.entries} failed logins in ${this.budget.windowMs / 60_000} minutes: counted, not written one by one`,
         },
-      );
-    });
-    return this.pending;
+      },
+    );
   }
 }

@@ -90,9 +90,9 @@ export class AuthService {
   ): Promise<{ user: SessionUser; cookie: string; maxAgeS: number; device: { cookie: string; maxAgeS: number } }> {
     const normalized = email.trim().toLowerCase();
     const device = deviceCookie === undefined ? undefined : openDeviceCookie(this.box, deviceCookie, this.now());
-    let attempt: ReturnType<LoginLimits["admit"]>;
+    let attempt: Awaited<ReturnType<LoginLimits["admit"]>>;
     try {
-      attempt = this.limits.admit(normalized, ip, device?.account === normalized ? device.id : undefined);
+      attempt = await this.limits.admit(normalized, ip, device?.account === normalized ? device.id : undefined);
     } catch (error) {
       await this.loginAudit?.failed({
         ip,
@@ -116,7 +116,7 @@ export class AuthService {
       });
       throw new HttpError(401, "Invalid e-mail or password", "UNAUTHORIZED");
     }
-    attempt.succeeded();
+    await attempt.succeeded();
     await this.loginAudit?.succeeded(user.email, ip);
     const now = this.now();
     if (needsRehash(user.password_hash, this.hashing)) {

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from "kysely";
 import { forUpdate, lockedTransaction } from "../db/dialect.ts";
 import type { BrandingAssetsTable, BrandingProfilesTable, Database } from "../db/schema.ts";
-import { WriteGeneration } from "../db/write-generation.ts";
+import { GENERATIONS, WriteGeneration } from "../db/write-generation.ts";
 
 export type ProfileRow = Selectable<BrandingProfilesTable>;
 export type AssetRow = Selectable<BrandingAssetsTable>;
@@ -16,7 +16,7 @@ export class BrandingRepository {
   constructor(
     private readonly db: Kysely<Database>,
     /** Writes to the servers table, shared with the servers repository (which keeps rows in memory). */
-    private readonly serverWrites = new WriteGeneration(),
+    private readonly serverWrites = new WriteGeneration(db, GENERATIONS.servers),
   ) {}
 
   listProfiles(): Promise<ProfileRow[]> {
@@ -95,11 +95,7 @@ export class BrandingRepository {
    */
   deleteProfile(id: string, nowIso: string): Promise<{ files: string[]; unlinkedServers: number } | undefined> {
     // It writes the servers table: the servers repository's kept rows must see that (shared write count).
-    return this.serverWrites.around(() => this.deleteProfileNow(id, nowIso));
-  }
-
-  private deleteProfileNow(id: string, nowIso: string): Promise<{ files: string[]; unlinkedServers: number } | undefined> {
-    return lockedTransaction(this.db, profileLock(id), async (trx) => {
+    return this.serverWrites.around(async (trx) => {
       const assets = await trx.selectFrom("branding_assets").select("storage_name").where("profile_id", "=", id).execute();
       const unlinked = await trx
         .updateTable("servers")
@@ -109,7 +105,7 @@ export class BrandingRepository {
       const deleted = await trx.deleteFrom("branding_profiles").where("id", "=", id).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return undefined;
       return { files: assets.map((asset) => asset.storage_name), unlinkedServers: Number(unlinked.numUpdatedRows) };
-    });
+    }, profileLock(id));
   }
 
   listAssets(profileIds: readonly string[]): Promise<AssetRow[]> {
@@ -128,11 +124,11 @@ export class BrandingRepository {
   }
 
   /**
-   * Stores a new asset, removing the record of the profile's previous asset with the same purpose in the same
-   * transaction (one per purpose). Returns the previous record, whose file the caller removes after the commit.
-   * Undefined profile → false.
+   * Stores a new asset and its bytes, removing the record (and bytes) of the profile's previous asset with the same
+   * purpose in the same transaction (one per purpose). Returns the previous record, whose file (written by a portal
+   * before migration 0013, if any is left) the caller removes after the commit. Undefined profile → false.
    */
-  replaceAsset(row: AssetRow): Promise<{ replaced: AssetRow | undefined } | false> {
+  replaceAsset(row: AssetRow, bytes: Uint8Array): Promise<{ replaced: AssetRow | undefined } | false> {
     return lockedTransaction(this.db, profileLock(row.profile_id), async (trx) => {
       const profile = await trx.selectFrom("branding_profiles").select("id").where("id", "=", row.profile_id).executeTakeFirst();
       if (!profile) return false;
@@ -144,9 +140,44 @@ export class BrandingRepository {
         .executeTakeFirst();
       if (replaced) await trx.deleteFrom("branding_assets").where("id", "=", replaced.id).execute();
       await trx.insertInto("branding_assets").values(row).execute();
+      // The bytes with the record, in one transaction: no record without its image, on any instance.
+      await trx
+        .insertInto("branding_asset_content")
+        .values({ asset_id: row.id, content: Buffer.from(bytes).toString("base64") })
+        .execute();
       await trx.updateTable("branding_profiles").set({ updated_at: row.created_at }).where("id", "=", row.profile_id).execute();
       return { replaced };
     });
+  }
+
+  /** The bytes of an asset, undefined when none are stored (an older portal's file not moved in yet). */
+  async assetContent(id: string): Promise<Buffer | undefined> {
+    const row = await this.db
+      .selectFrom("branding_asset_content")
+      .select("content")
+      .where("asset_id", "=", id)
+      .executeTakeFirst();
+    return row && Buffer.from(row.content, "base64");
+  }
+
+  /** Assets whose bytes are not in the database yet (stored as files by a portal before migration 0013). */
+  assetsWithoutContent(): Promise<AssetRow[]> {
+    return this.db
+      .selectFrom("branding_assets")
+      .selectAll("branding_assets")
+      .leftJoin("branding_asset_content", "branding_asset_content.asset_id", "branding_assets.id")
+      .where("branding_asset_content.asset_id", "is", null)
+      .execute();
+  }
+
+  /** Stores the bytes of an asset moved in from its file; false when they are there already (another instance). */
+  async addAssetContent(id: string, bytes: Uint8Array): Promise<boolean> {
+    const result = await this.db
+      .insertInto("branding_asset_content")
+      .values({ asset_id: id, content: Buffer.from(bytes).toString("base64") })
+      .onConflict((oc) => oc.column("asset_id").doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   /** Deletes an asset record and returns it; of two concurrent deletions only one gets the row. */

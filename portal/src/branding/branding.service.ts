@@ -225,8 +225,8 @@ export class BrandingService {
   /**
    * Stores an image for one purpose, replacing (and deleting the file of) the previous one. Checks, in order: not
    * empty (400), within the purpose's size limit (413), no markup / SVG (415), a PNG, JPEG, WebP, GIF or ICO by
-   * its magic number, an ICO with a plausible icon directory (415). The file is written before the record and
-   * removed again if the record fails.
+   * its magic number, an ICO with a plausible icon directory (415). The bytes are stored with the record, in the
+   * database (one transaction), so every portal instance serves them.
    */
   async uploadAsset(
     profileId: string,
@@ -256,7 +256,8 @@ export class BrandingService {
         "UNSUPPORTED_MEDIA_TYPE",
       );
     }
-    const storageName = await this.store.save(bytes, sniffed.extension);
+    // Kept for the schema (and for files of older portals): the bytes are in the database now.
+    const storageName = `${randomUUID()}.${sniffed.extension}`;
     const row: AssetRow = {
       id: randomUUID(),
       profile_id: profileId,
@@ -268,17 +269,8 @@ export class BrandingService {
       storage_name: storageName,
       created_at: this.isoNow(),
     };
-    let outcome: Awaited<ReturnType<BrandingRepository["replaceAsset"]>>;
-    try {
-      outcome = await this.repository.replaceAsset(row);
-    } catch (error) {
-      await this.store.remove([storageName]);
-      throw error;
-    }
-    if (outcome === false) {
-      await this.store.remove([storageName]);
-      throw notFound(`No branding profile with id ${profileId}`);
-    }
+    const outcome = await this.repository.replaceAsset(row, bytes);
+    if (outcome === false) throw notFound(`No branding profile with id ${profileId}`);
     if (outcome.replaced) await this.store.remove([outcome.replaced.storage_name]);
     await this.audit.record(actor, {
       action: "branding.asset.uploaded",
@@ -315,9 +307,25 @@ export class BrandingService {
     return this.repository.findAsset(id);
   }
 
-  /** The bytes of an asset; undefined when its file is gone. */
-  readAssetBytes(row: AssetRow): Promise<Buffer | undefined> {
-    return this.store.read(row.storage_name);
+  /** The bytes of an asset (from the database, else from an older portal's file); undefined when they are gone. */
+  async readAssetBytes(row: AssetRow): Promise<Buffer | undefined> {
+    return (await this.repository.assetContent(row.id)) ?? this.store.read(row.storage_name);
+  }
+
+  /**
+   * Moves the bytes of assets stored as files by a portal before migration 0013 into the database, then removes the
+   * files; at start, on every instance (a second one finds nothing left, or the bytes there already). A file missing
+   * here (another machine's data dir) stays to be moved by the instance that has it. Returns how many were moved.
+   */
+  async moveAssetFilesIn(): Promise<number> {
+    let moved = 0;
+    for (const row of await this.repository.assetsWithoutContent()) {
+      const bytes = await this.store.read(row.storage_name);
+      if (!bytes) continue;
+      if (await this.repository.addAssetContent(row.id, bytes)) moved += 1;
+      await this.store.remove([row.storage_name]);
+    }
+    return moved;
   }
 
   /**

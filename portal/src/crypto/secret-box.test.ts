@@ -52,4 +52,13 @@ describe("SecretBox", () => {
     assert.equal(box.open(box.seal("", "c"), "c"), "");
     assert.equal(box.open(box.seal("clé ✓ 🔑", "c"), "c"), "clé ✓ 🔑");
   });
+
+  it("fingerprints a text by key and context: equal for equal texts, telling nothing without the key", () => {
+    const box = new SecretBox(Buffer.alloc(32, 1));
+    const fp = box.fingerprint("someone@example.test", "login-account");
+    assert.match(fp, /^[A-Za-z0-9_-]{22}$/);
+    assert.equal(box.fingerprint("someone@example.test", "login-account"), fp);
+    assert.notEqual(box.fingerprint("someone@example.test", "login-audit"), fp, "another context");
+    assert.notEqual(new SecretBox(Buffer.alloc(32, 2)).fingerprint("someone@example.test", "login-account"), fp);
+  });
 });

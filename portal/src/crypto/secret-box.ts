@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 
 const VERSION = "v1";
 const IV_BYTES = 12;
@@ -52,6 +52,16 @@ export class SecretBox {
     } catch {
       throw new SecretBoxError("the secret cannot be decrypted with this key (wrong key or altered value)");
     }
+  }
+
+  /**
+   * A keyed fingerprint of `text` (HMAC-SHA-256 under a key derived from the portal key for `context`, 128 bits,
+   * base64url): equal texts give equal fingerprints, and without the portal key nobody can tell which text made one
+   * (not even by trying likely texts), so it can be stored where the text itself must not be.
+   */
+  fingerprint(text: string, context: string): string {
+    const key = Buffer.from(hkdfSync("sha256", this.#key, Buffer.alloc(0), `portal-fingerprint:${context}`, 32));
+    return createHmac("sha256", key).update(text, "utf8").digest().subarray(0, 16).toString("base64url");
   }
 
   /** Keeps the key out of `console.log`, `util.inspect` and JSON. */

@@ -99,17 +99,20 @@ describe(`read-then-write under concurrency (${onPostgres ? "PostgreSQL" : "SQLi
   it("branding: assets of one purpose replaced together leave one record, each replaced record returned once", async () => {
     const branding = new BrandingRepository(db);
     const outcomes = await together((i) =>
-      branding.replaceAsset({
-        id: `a${i}`,
-        profile_id: "p1",
-        purpose: "logo",
-        filename: "logo.png",
-        mime_type: "image/png",
-        size: 1,
-        sha256: "00",
-        storage_name: `file-${i}.png`,
-        created_at: NOW,
-      }),
+      branding.replaceAsset(
+        {
+          id: `a${i}`,
+          profile_id: "p1",
+          purpose: "logo",
+          filename: "logo.png",
+          mime_type: "image/png",
+          size: 1,
+          sha256: "00",
+          storage_name: `file-${i}.png`,
+          created_at: NOW,
+        },
+        Buffer.from([i]),
+      ),
     );
     const replaced = outcomes.flatMap((outcome) => (outcome ? [outcome.replaced?.id ?? []].flat() : []));
     const left = await branding.listAssets(["p1"]);

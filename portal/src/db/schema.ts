@@ -21,6 +21,13 @@ export interface Database {
   integrations: IntegrationsTable;
   integration_secrets: IntegrationSecretsTable;
   integration_snapshots: IntegrationSnapshotsTable;
+  shared_generations: SharedGenerationsTable;
+  leases: LeasesTable;
+  rate_limit_slots: RateLimitSlotsTable;
+  rate_limit_failures: RateLimitFailuresTable;
+  login_audit_windows: LoginAuditWindowsTable;
+  login_audit_seen: LoginAuditSeenTable;
+  branding_asset_content: BrandingAssetContentTable;
 }
 
 export interface UsersTable {
@@ -249,4 +256,81 @@ export interface IntegrationSnapshotsTable {
   reason: string;
   actor: string;
   created_at: string;
+}
+
+/*
+ * Migration 0012: state shared by every portal instance on the database (issue 24). Millisecond times are `bigint`
+ * columns, which PostgreSQL's driver may hand back as strings: repositories read them through `Number()`.
+ */
+
+/** A counter per cached thing, moved with every write to it (db/shared-generation.ts). */
+export interface SharedGenerationsTable {
+  name: string;
+  value: number | string;
+}
+
+/** A named claim held by one instance until `expires_at` (db/leases.ts). */
+export interface LeasesTable {
+  name: string;
+  /** The holding instance's random id. */
+  holder: string;
+  expires_at: number | string;
+}
+
+/** One counted action of a sliding-window limit (rate-limit/shared-window.ts). */
+export interface RateLimitSlotsTable {
+  /** Which limit (`registration`, `login-address`…). */
+  bucket: string;
+  /** Whose actions (client IP, device id). */
+  key: string;
+  /** 0 ≤ slot < limit. */
+  slot: number;
+  /** What was counted, for limits of distinct members (the account of a failed login); '' otherwise. */
+  member: string;
+  at: number | string;
+}
+
+/** Consecutive failures of one key and the lock they earned (rate-limit/shared-backoff.ts). */
+export interface RateLimitFailuresTable {
+  bucket: string;
+  key: string;
+  failures: number;
+  last_at: number | string;
+  locked_until: number | string;
+}
+
+/**
+ * The failed-login audit budget of one window, for all instances (audit/login-audit.ts): rows `window:<start ms>`,
+ * and the row `current`, whose `started_at` is the start of the window under way.
+ */
+export interface LoginAuditWindowsTable {
+  name: string;
+  started_at: number | string;
+  /** Individual entries written in this window. */
+  written: number;
+  /** Attempts beyond the budget: counted for the summary. */
+  attempts: number;
+  limited: number;
+  first_at: string | null;
+  last_at: string | null;
+  /** The one client address of the counted attempts, '(many)' once there are several. */
+  single_ip: string | null;
+  /** Distinct accounts and addresses counted (fingerprints in `login_audit_seen`), up to the summary's bound. */
+  accounts: number;
+  addresses: number;
+  /** 1 once an instance took the window to write its summary: nothing more is counted into it. */
+  summarized: number;
+}
+
+/** Keyed fingerprints of the accounts and addresses counted in a window (the text itself is never stored). */
+export interface LoginAuditSeenTable {
+  window_start: number | string;
+  kind: "account" | "address";
+  fingerprint: string;
+}
+
+/** The bytes of a branding asset, base64 (migration 0013). */
+export interface BrandingAssetContentTable {
+  asset_id: string;
+  content: string;
 }

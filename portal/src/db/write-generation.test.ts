@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
+import type { Kysely } from "kysely";
+import { openTestDatabase } from "../../test/support/test-database.ts";
+import type { Database } from "./schema.ts";
 import { KeptRows, WriteGeneration } from "./write-generation.ts";
 
 /** A read the test answers by hand. */
@@ -12,44 +15,57 @@ function pendingRead() {
 }
 
 describe("kept rows", () => {
-  it("keeps what a read found until the next write, and nothing a read found while a write ran", async () => {
-    const writes = new WriteGeneration();
+  let db: Kysely<Database>;
+  before(async () => {
+    db = await openTestDatabase();
+  });
+  after(() => db.destroy());
+
+  it("keeps what a read found until the next write made through any instance", async () => {
+    // Two portal instances: each its own count object and kept rows, one database.
+    const writesA = new WriteGeneration(db, "test-a");
+    const writesB = new WriteGeneration(db, "test-a");
+    const rowsB = new KeptRows<string>(writesB);
+    assert.equal(await rowsB.get("a", async () => "first"), "first");
+    assert.equal(await rowsB.get("a", async () => "read again"), "first", "kept");
+    await writesA.around(async () => {});
+    assert.equal(await rowsB.get("a", async () => "after A wrote"), "after A wrote", "A's write empties B's rows");
+  });
+
+  it("never keeps what a read found while a write was committing", async () => {
+    const writes = new WriteGeneration(db, "test-b");
     const rows = new KeptRows<string>(writes);
-    assert.equal(await rows.read("a", async () => "first"), "first");
-    assert.equal(rows.get("a"), "first");
-    await writes.around(async () => {});
-    assert.equal(rows.get("a"), undefined, "a write empties them");
-
-    // A read that began before a write and ends after it started.
+    // The read starts (count read), then a write commits, then the read's rows arrive.
     const overlapping = pendingRead();
-    const read = rows.read("a", overlapping.read);
-    let finishWrite: () => void = () => {};
-    const write = writes.around(() => new Promise<void>((resolve) => (finishWrite = resolve)));
-    overlapping.answer("read before the write landed");
-    assert.equal(await read, "read before the write landed", "the caller still gets what was read");
-    assert.equal(rows.get("a"), undefined, "but it is not kept");
-    finishWrite();
-    await write;
+    const read = rows.get("a", overlapping.read);
+    await new Promise((resolve) => setImmediate(resolve));
+    await writes.around(async () => {});
+    overlapping.answer("read while the write landed");
+    assert.equal(await read, "read while the write landed", "the caller still gets what was read");
+    assert.equal(await rows.get("a", async () => "fresh"), "fresh", "but it was not used again");
+  });
 
-    // A read that began during a write and ended before it: not kept either.
-    const during = pendingRead();
-    let endWrite: () => void = () => {};
-    const write2 = writes.around(() => new Promise<void>((resolve) => (endWrite = resolve)));
-    const read2 = rows.read("b", during.read);
-    during.answer("read during the write");
-    await read2;
-    endWrite();
-    await write2;
-    assert.equal(rows.get("b"), undefined);
+  it("moves the count only when the write's transaction commits", async () => {
+    const writes = new WriteGeneration(db, "test-c");
+    const before = await writes.current();
+    await assert.rejects(
+      writes.around(async () => {
+        throw new Error("the write failed");
+      }),
+    );
+    assert.equal(await writes.current(), before, "rolled back with the write");
+    await writes.around(async () => {});
+    assert.equal(await writes.current(), before + 1);
   });
 
   it("starts afresh past its bound, and keeps nothing for a missing row", async () => {
-    const rows = new KeptRows<string>(new WriteGeneration(), 2);
-    await rows.read("a", async () => "A");
-    await rows.read("b", async () => "B");
-    await rows.read("c", async () => "C");
-    assert.deepEqual([rows.get("a"), rows.get("b"), rows.get("c")], [undefined, undefined, "C"]);
-    assert.equal(await rows.read("gone", async () => undefined), undefined);
-    assert.equal(rows.get("gone"), undefined);
+    const rows = new KeptRows<string>(new WriteGeneration(db, "test-d"), 2);
+    await rows.get("a", async () => "A");
+    await rows.get("b", async () => "B");
+    await rows.get("c", async () => "C");
+    const again = (key: string) => rows.get(key, async () => `${key} read again`);
+    assert.deepEqual([await again("c"), await again("a")], ["C", "a read again"]);
+    assert.equal(await rows.get("gone", async () => undefined), undefined);
+    assert.equal(await rows.get("gone", async () => "now there"), "now there");
   });
 });

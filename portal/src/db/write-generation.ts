@@ -1,31 +1,69 @@
+import type { Kysely } from "kysely";
+import { lockedTransaction } from "./dialect.ts";
+import type { Database } from "./schema.ts";
+
 /**
- * Counts the writes to one table for the repositories that keep rows of it in memory: a repository that writes the
- * table calls {@link around} for the write, and a cache keeps what it read only if the count did not move meanwhile
- * (a write overlapping the read). Shared between repositories when more than one writes the same table.
+ * The names of the shared write counts: one per cache that must see every instance's writes (docs/scale-out.md).
+ * `tokens:<server id>` moves after every change to a server's registration tokens made through the portal.
+ */
+export const GENERATIONS = {
+  auth: "auth",
+  servers: "servers",
+  tokens: (serverId: string) => `tokens:${serverId}`,
+} as const;
+
+/** The current value of a shared generation (0 before its first write). */
+export async function readGeneration(db: Kysely<Database>, name: string): Promise<number> {
+  const row = await db.selectFrom("shared_generations").select("value").where("name", "=", name).executeTakeFirst();
+  return row ? Number(row.value) : 0;
+}
+
+/** Moves a shared generation by one (creating it), in `db`, which may be the transaction of the write it stands for. */
+export async function bumpGeneration(db: Kysely<Database>, name: string): Promise<void> {
+  await db
+    .insertInto("shared_generations")
+    .values({ name, value: 1 })
+    .onConflict((oc) => oc.column("name").doUpdateSet((eb) => ({ value: eb("shared_generations.value", "+", 1) })))
+    .execute();
+}
+
+/**
+ * Counts the writes to one table (or one group of rows) for the repositories that keep rows of it in memory, in the
+ * database (`shared_generations`, migration 0012), so that every portal instance on the database sees every other's
+ * writes (issue 24). A repository runs each write through {@link around}: the count moves in the same transaction as
+ * the write, so a reader that finds the count unchanged since before its read knows no write landed in between, on
+ * any instance. Shared between repositories when more than one writes the same table.
  */
 export class WriteGeneration {
-  #count = 0;
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly name: string,
+  ) {}
 
-  /** Moves on every start and end of a write. */
-  get current(): number {
-    return this.#count;
+  /** The count now, as committed. */
+  current(): Promise<number> {
+    return readGeneration(this.db, this.name);
   }
 
-  /** Runs `write`, moving the count before it (reads during it keep nothing) and after it. */
-  async around<T>(write: () => Promise<T>): Promise<T> {
-    this.#count++;
-    try {
-      return await write();
-    } finally {
-      this.#count++;
-    }
+  /**
+   * Runs `write` in a transaction that first moves the count. Moving it first also takes SQLite's write lock at the
+   * start, so a second process waits (busy timeout) instead of failing on a read snapshot gone stale. With `lock`,
+   * the transaction holds that lock from its start (dialect.ts, lockedTransaction), before the count.
+   */
+  around<T>(write: (trx: Kysely<Database>) => Promise<T>, lock?: string): Promise<T> {
+    const work = async (trx: Kysely<Database>) => {
+      await bumpGeneration(trx, this.name);
+      return write(trx);
+    };
+    return lock === undefined ? this.db.transaction().execute(work) : lockedTransaction(this.db, lock, work);
   }
 }
 
 /**
- * Rows of one table kept in memory by key, valid while the table's {@link WriteGeneration} has not moved since they
- * were read: any write empties them, and a read that overlapped a write is not kept. At most `max` rows (past that
- * the set starts afresh: it only guards against a flood of distinct keys).
+ * Rows of one table kept in memory by key, valid while the table's {@link WriteGeneration} stands where it stood before
+ * they were read: each lookup reads the count (one primary-key read, cheaper than the rows it saves) and empties
+ * the kept rows when it moved. Exact across instances: a kept row is used only while no write has committed since
+ * before it was read. At most `max` rows (past that the set starts afresh: it only guards against a flood of keys).
  */
 export class KeptRows<V> {
   readonly #rows = new Map<string, V>();
@@ -36,27 +74,23 @@ export class KeptRows<V> {
     private readonly max = 1_000,
   ) {}
 
-  /** The kept row for `key`, if any. */
-  get(key: string): V | undefined {
-    this.#sync();
-    return this.#rows.get(key);
-  }
-
-  /** Runs `read` and keeps what it found, unless a write began or ended while it ran. */
-  async read(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
-    const generation = this.writes.current;
+  /** The kept row for `key` if the count has not moved, else what `read` finds (kept unless a write came between). */
+  async get(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
+    const generation = await this.writes.current();
+    // Counts only grow: a lookup that read an older count than another one already saw keeps nothing.
+    if (generation > this.#at) {
+      this.#rows.clear();
+      this.#at = generation;
+    }
+    if (generation === this.#at) {
+      const kept = this.#rows.get(key);
+      if (kept !== undefined) return kept;
+    }
     const value = await read();
-    if (value !== undefined && this.writes.current === generation) {
-      this.#sync();
+    if (value !== undefined && generation === this.#at) {
       if (this.#rows.size >= this.max) this.#rows.clear();
       this.#rows.set(key, value);
     }
     return value;
-  }
-
-  #sync(): void {
-    if (this.#at === this.writes.current) return;
-    this.#rows.clear();
-    this.#at = this.writes.current;
   }
 }

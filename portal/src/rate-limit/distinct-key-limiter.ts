@@ -1,9 +1,9 @@
+import type { RateLimitRepository, Slot } from "./rate-limit.repository.ts";
+
 /** At most `limit` distinct members per group within `windowMs`. */
 export interface DistinctRule {
   readonly limit: number;
   readonly windowMs: number;
-  /** Groups kept at most (one per client IP); the least recently active go first beyond. */
-  readonly maxGroups: number;
 }
 
 /**
@@ -11,66 +11,68 @@ export interface DistinctRule {
  * A member already counted stays allowed (its own limit governs it); a new one is refused while the group holds
  * `limit` recent members. So a flood against one account from a shared address (a NAT, a proxy the portal does not
  * trust) uses one slot and locks nobody else out, while trying many accounts from one address stays bounded.
+ * Members hold slots in the database (`rate_limit_slots`), shared by every portal instance: a new member counts only
+ * by taking a free slot in one statement.
  */
 export class DistinctKeyLimiter {
-  /** group → member → time counted; insertion order is recency order for both maps. */
-  private readonly groups = new Map<string, Map<string, number>>();
+  private nextSweep = 0;
 
   constructor(
     readonly rule: DistinctRule,
+    private readonly store: RateLimitRepository,
+    private readonly bucket: string,
     private readonly now: () => number,
   ) {}
 
   /** Milliseconds until `group` may add `member`; 0 when it may now (also when `member` is counted already). */
-  wait(group: string, member: string): number {
+  async wait(group: string, member: string): Promise<number> {
     const now = this.now();
-    const members = this.recent(group, now);
-    if (!members || members.has(member) || members.size < this.rule.limit) return 0;
-    const oldest = members.values().next().value ?? now;
-    return Math.max(1, oldest + this.rule.windowMs - now);
+    const live = await this.live(group, now);
+    if (live.some((slot) => slot.member === member) || live.length < this.rule.limit) return 0;
+    return this.waitOf(live, now);
   }
 
-  /** Counts `member` for `group` (again: its time is renewed). */
-  add(group: string, member: string): void {
-    const now = this.now();
-    const members = this.recent(group, now) ?? new Map<string, number>();
-    members.delete(member);
-    members.set(member, now);
-    this.groups.delete(group);
-    this.groups.set(group, members);
-    this.trim(now);
+  /**
+   * Counts `member` for `group` (again, when it is counted already: its time is renewed), or returns the wait in ms
+   * without counting when the group is full. `added` tells whether the member is new to the group.
+   */
+  async claim(group: string, member: string): Promise<{ wait: number; added: boolean }> {
+    for (let round = 0; round < 3; round++) {
+      const now = this.now();
+      const live = await this.live(group, now);
+      if (live.some((slot) => slot.member === member) && (await this.store.renew(this.bucket, group, member, now))) {
+        return { wait: 0, added: false };
+      }
+      if (live.length >= this.rule.limit) return { wait: this.waitOf(live, now), added: false };
+      const taken = new Set(live.map((slot) => slot.slot));
+      for (let slot = 0; slot < this.rule.limit; slot++) {
+        if (taken.has(slot)) continue;
+        if (await this.store.claim(this.bucket, group, slot, member, now, now - this.rule.windowMs)) {
+          await this.sweep(now);
+          return { wait: 0, added: true };
+        }
+      }
+    }
+    return { wait: Math.max(1, await this.wait(group, member)), added: false };
   }
 
   /** Takes `member` back from `group` (the client proved it owns the account). */
-  remove(group: string, member: string): void {
-    const members = this.groups.get(group);
-    members?.delete(member);
-    if (members?.size === 0) this.groups.delete(group);
+  async remove(group: string, member: string): Promise<void> {
+    await this.store.free(this.bucket, group, member);
   }
 
-  /** Groups currently remembered (for tests of the memory bound). */
-  get size(): number {
-    return this.groups.size;
+  private async live(group: string, now: number): Promise<Slot[]> {
+    const cutoff = now - this.rule.windowMs;
+    return (await this.store.slots(this.bucket, group)).filter((slot) => slot.at > cutoff && slot.slot < this.rule.limit);
   }
 
-  private recent(group: string, now: number): Map<string, number> | undefined {
-    const members = this.groups.get(group);
-    if (!members) return undefined;
-    for (const [member, time] of members) {
-      if (time > now - this.rule.windowMs) break;
-      members.delete(member);
-    }
-    if (members.size > 0) return members;
-    this.groups.delete(group);
-    return undefined;
+  private waitOf(live: Slot[], now: number): number {
+    return Math.max(1, Math.min(...live.map((slot) => slot.at)) + this.rule.windowMs - now);
   }
 
-  private trim(now: number): void {
-    if (this.groups.size <= this.rule.maxGroups) return;
-    for (const group of [...this.groups.keys()]) this.recent(group, now);
-    for (const group of this.groups.keys()) {
-      if (this.groups.size <= this.rule.maxGroups) break;
-      this.groups.delete(group);
-    }
+  private async sweep(now: number): Promise<void> {
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + this.rule.windowMs;
+    await this.store.sweepSlots(this.bucket, now - this.rule.windowMs);
   }
 }

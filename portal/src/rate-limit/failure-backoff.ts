@@ -1,3 +1,5 @@
+import type { LockSteps, RateLimitRepository } from "./rate-limit.repository.ts";
+
 /** How failures of one key lock it, with a backoff that is bounded so that nobody is locked out for long. */
 export interface BackoffRule {
   /** Failures in a row before the first lock (the lock starts with the `free`-th failure). */
@@ -8,78 +10,67 @@ export interface BackoffRule {
   readonly maxLockMs: number;
   /** Failures are forgotten this long after the last one, and at `reset`. */
   readonly forgetMs: number;
-  /** Keys kept at most (they may be attacker-chosen, e.g. e-mails); the least recently failed go first beyond. */
-  readonly maxKeys: number;
 }
 
-interface Failures {
-  count: number;
-  last: number;
-  lockedUntil: number;
+/** The lock of each failure in a row: none before `free`, then `firstLockMs` doubling up to `maxLockMs`. */
+export function lockSteps(rule: BackoffRule): LockSteps {
+  const steps: number[] = [];
+  for (let count = 1; ; count++) {
+    const lock = count < rule.free ? 0 : Math.min(rule.maxLockMs, rule.firstLockMs * 2 ** (count - rule.free));
+    if (lock >= rule.maxLockMs) return { steps, last: rule.maxLockMs };
+    steps.push(lock);
+  }
 }
 
 /**
  * Consecutive failures per key with an exponential, bounded lock: after `free` failures in a row the key is locked
  * for `firstLockMs`, then each further failure doubles the lock up to `maxLockMs`. Refused attempts (while locked)
- * are not failures. In memory, per process, like the other limits (docs/portal.md).
+ * are not failures. The counts are in the database (`rate_limit_failures`), shared by every portal instance, and
+ * {@link failUnlessLocked} checks and counts in one statement, so parallel attempts on any instances cannot all
+ * slip in before the lock (docs/portal.md, Rate limits).
  */
 export class FailureBackoff {
-  /** Insertion order is recency order: a failure moves its key to the end. */
-  private readonly keys = new Map<string, Failures>();
+  private readonly locks: LockSteps;
+  private nextSweep = 0;
 
   constructor(
     readonly rule: BackoffRule,
+    private readonly store: RateLimitRepository,
+    private readonly bucket: string,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.locks = lockSteps(rule);
+  }
 
   /** Milliseconds until `key` may try again; 0 when it may now. */
-  wait(key: string): number {
-    const entry = this.current(key, this.now());
+  async wait(key: string): Promise<number> {
+    const entry = await this.store.failures(this.bucket, key);
     return entry ? Math.max(0, entry.lockedUntil - this.now()) : 0;
   }
 
-  /** Counts a failure of `key`, locking it from the `free`-th on. */
-  fail(key: string): void {
+  /**
+   * Counts a failure of `key` in advance of the check it stands for and returns 0, or, when the key is locked, counts
+   * nothing and returns the wait in ms.
+   */
+  async failUnlessLocked(key: string): Promise<number> {
     const now = this.now();
-    const count = (this.current(key, now)?.count ?? 0) + 1;
-    const lockMs =
-      count < this.rule.free ? 0 : Math.min(this.rule.maxLockMs, this.rule.firstLockMs * 2 ** (count - this.rule.free));
-    this.keys.delete(key);
-    this.keys.set(key, { count, last: now, lockedUntil: now + lockMs });
-    this.trim(now);
+    const counted = await this.store.failUnlessLocked(this.bucket, key, now, now - this.rule.forgetMs, this.locks);
+    if (counted !== undefined) {
+      await this.sweep(now);
+      return 0;
+    }
+    return Math.max(1, await this.wait(key));
   }
 
   /** Forgets `key`'s failures (a successful login). */
-  reset(key: string): void {
-    this.keys.delete(key);
+  async reset(key: string): Promise<void> {
+    await this.store.forget(this.bucket, key);
   }
 
-  /** Keys currently remembered (for tests of the memory bound). */
-  get size(): number {
-    return this.keys.size;
-  }
-
-  private current(key: string, now: number): Failures | undefined {
-    const entry = this.keys.get(key);
-    if (entry && now - entry.last >= this.rule.forgetMs && entry.lockedUntil <= now) {
-      this.keys.delete(key);
-      return undefined;
-    }
-    return entry;
-  }
-
-  /**
-   * Beyond `maxKeys`: drops forgotten keys, then the least recently failed unlocked ones, and only then locked ones,
-   * so that filling the memory with made-up keys does not easily lift the lock of the account under attack.
-   */
-  private trim(now: number): void {
-    if (this.keys.size <= this.rule.maxKeys) return;
-    for (const key of [...this.keys.keys()]) this.current(key, now);
-    for (const evictLocked of [false, true]) {
-      for (const [key, entry] of this.keys) {
-        if (this.keys.size <= this.rule.maxKeys) return;
-        if (evictLocked || entry.lockedUntil <= now) this.keys.delete(key);
-      }
-    }
+  /** Drops keys forgotten and unlocked, at most once per `forgetMs` per instance (the keys may be made up). */
+  private async sweep(now: number): Promise<void> {
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + Math.min(this.rule.forgetMs, 60 * 60_000);
+    await this.store.sweepFailures(this.bucket, now, now - this.rule.forgetMs);
   }
 }

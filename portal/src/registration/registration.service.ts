@@ -8,11 +8,11 @@ import type { ServerResolver } from "../servers/server-resolver.ts";
 import type { ServerRow } from "../servers/servers.repository.ts";
 import type { TokenInspection, TokenInspectorFor, TokenVerdict } from "../tokens/token-inspector.ts";
 import type { TokensRepository } from "../tokens/tokens.repository.ts";
-import { KeyedMutex } from "./keyed-mutex.ts";
 import { masCreatesAccounts } from "./mas-sign-up.ts";
 import type { RegistrationsRepository } from "./registration.repository.ts";
 import { parseRegistration, type RegisterInput } from "./registration.schema.ts";
 import { homeserverUnavailable, tokenRefused } from "./sign-up-errors.ts";
+import type { TokenClaims } from "./token-claims.ts";
 import { registerAccount } from "./uia-driver.ts";
 import { checkUsername, MAX_USER_ID, type UsernameVerdict } from "./username-availability.ts";
 
@@ -50,8 +50,6 @@ const verdict = (state: TokenVerdict, expiresAt: number | null = null): TokenVal
 
 /** Public sign-up and token validation against the resolved managed server. */
 export class RegistrationService {
-  private readonly tokenLocks = new KeyedMutex();
-
   constructor(
     private readonly resolver: ServerResolver,
     private readonly connector: HomeserverConnector,
@@ -61,18 +59,21 @@ export class RegistrationService {
     private readonly now: () => number,
     private readonly log: Logger,
     /** Told after every sign-up attempt that reached the homeserver: a token's use counts may have changed. */
-    private readonly tokenUsed: (serverId: string) => void = () => {},
+    private readonly tokenUsed: (serverId: string) => Promise<void> = async () => {},
     /** How to look at a server's tokens without using them (one inspector per kind of server). */
     private readonly inspectorFor: TokenInspectorFor,
+    /** One sign-up at a time per token, across every instance on the database. */
+    private readonly claims: TokenClaims,
   ) {}
 
   /**
    * `POST /api/register`: rate limit (per IP, every attempt counts), validation, server, the portal's own token
    * checks (disabled flag, then the admin API's view), then the homeserver's UIA flow. Sign-ups with one token
-   * run one at a time, so a token with one use left yields exactly one account however many visitors race for it.
+   * run one at a time on every instance of the database together (token-claims.ts), so a token with one use left
+   * yields exactly one account however many visitors race for it, through however many instances.
    */
   async register(body: unknown, ip: string): Promise<{ userId: string }> {
-    const wait = this.limiters.registration.consume(ip);
+    const wait = await this.limiters.registration.consume(ip);
     if (wait > 0)
       throw tooManyRequests(wait, "Too many sign-up attempts from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const input = parseRegistration(body);
@@ -82,7 +83,7 @@ export class RegistrationService {
       throw new HttpError(400, "The username is too long for this server.", "M_INVALID_USERNAME");
     }
     if (!TOKEN_SYNTAX.test(input.token)) throw tokenRefused(REFUSALS.unknown);
-    const userId = await this.tokenLocks.run(`${server.id}\n${input.token}`, () => this.signUp(server, input));
+    const userId = await this.claims.run(server.id, input.token, () => this.signUp(server, input));
     return { userId };
   }
 
@@ -92,7 +93,7 @@ export class RegistrationService {
    * cannot be asked.
    */
   async validateToken(input: { token: string; serverId?: string | undefined }, ip: string): Promise<TokenValidity> {
-    const wait = this.limiters.tokenValidation.consume(ip);
+    const wait = await this.limiters.tokenValidation.consume(ip);
     if (wait > 0)
       throw tooManyRequests(wait, "Too many token checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const server = await this.openServer(input.serverId);
@@ -114,7 +115,7 @@ export class RegistrationService {
    * Rate limited per IP (it can tell taken names apart, as Synapse's public `/register/available` does).
    */
   async usernameAvailable(input: { username: string; serverId?: string | undefined }, ip: string): Promise<UsernameVerdict> {
-    const wait = this.limiters.usernameCheck.consume(ip);
+    const wait = await this.limiters.usernameCheck.consume(ip);
     if (wait > 0)
       throw tooManyRequests(wait, "Too many username checks from this address. Please try again in {wait}.", "M_LIMIT_EXCEEDED");
     const server = await this.openServer(input.serverId);
@@ -139,7 +140,7 @@ export class RegistrationService {
       userId = await registerAccount(this.connector.publicClient(server), input, this.log);
     } finally {
       // Failed or not: a flow that timed out may still have used the token on the homeserver.
-      this.tokenUsed(server.id);
+      await this.tokenUsed(server.id);
     }
     await this.registrations.insert({ server_id: server.id, user_id: userId, created_at: new Date(this.now()).toISOString() });
     this.log.info({ serverId: server.id, userId }, "account registered");

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import type { Kysely } from "kysely";
 import { openTestDatabase } from "../../test/support/test-database.ts";
 import type { Database } from "../db/schema.ts";
-import { WriteGeneration } from "../db/write-generation.ts";
+import { GENERATIONS, WriteGeneration } from "../db/write-generation.ts";
 import { ServersRepository } from "./servers.repository.ts";
 
 const NOW = "2026-11-24T10:00:00.000Z";
@@ -41,7 +41,7 @@ describe("servers repository: rows kept in memory", () => {
   let repository: ServersRepository;
   before(async () => {
     db = await openTestDatabase();
-    writes = new WriteGeneration();
+    writes = new WriteGeneration(db, GENERATIONS.servers);
     repository = new ServersRepository(db, writes);
     await repository.insertWithDefault(row("a"));
     await repository.insertWithDefault(row("b"));
@@ -57,8 +57,11 @@ describe("servers repository: rows kept in memory", () => {
     await db.updateTable("servers").set({ name: "behind its back" }).where("id", "=", "a").execute();
     assert.equal((await repository.find("a"))?.name, "a", "kept: nothing in the portal writes around the repositories");
     // Another repository's write to the table (branding unlinking servers) goes through the shared count.
-    await writes.around(() => db.updateTable("servers").set({ name: "unlinked" }).where("id", "=", "a").execute());
+    await writes.around((trx) => trx.updateTable("servers").set({ name: "unlinked" }).where("id", "=", "a").execute());
     assert.equal((await repository.find("a"))?.name, "unlinked");
+    // Another instance on the same database (its own repository and count object) writes: seen at once.
+    await new ServersRepository(db).update("a", { name: "by another instance" });
+    assert.equal((await repository.find("a"))?.name, "by another instance");
 
     assert.equal((await repository.update("a", { name: "renamed" }))?.name, "renamed");
     await repository.setDefault("b", NOW);

@@ -1,7 +1,6 @@
 import { type Kysely, type Selectable, sql, type Updateable } from "kysely";
-import { lockedTransaction } from "../db/dialect.ts";
 import type { Database, ServersTable } from "../db/schema.ts";
-import { KeptRows, WriteGeneration } from "../db/write-generation.ts";
+import { GENERATIONS, KeptRows, WriteGeneration } from "../db/write-generation.ts";
 
 export type ServerRow = Selectable<ServersTable>;
 /** The lock of the writers that read and move the default flag. */
@@ -15,16 +14,17 @@ export type ServerChanges = Omit<Updateable<ServersTable>, "id" | "is_default" |
  * such writers (from two instances) would otherwise both see no default, or the same one.
  *
  * Rows read by id are kept in memory: every admin and public request looks its server up, and the row (a dozen
- * columns with encrypted credentials) was a third of a cheap admin read's CPU. The cache is exact: every write to
- * the table, here or in another repository sharing `writes` (branding unlinks servers), empties it, and a read that
- * overlapped a write is not kept. Callers get copies.
+ * columns with encrypted credentials) was a third of a cheap admin read's CPU. The cache is exact on every portal
+ * instance of the database: every write to the table, here or in another repository sharing `writes` (branding
+ * unlinks servers), moves the shared `servers` count in its transaction, and a kept row serves only while the count
+ * has not moved (db/write-generation.ts). Callers get copies.
  */
 export class ServersRepository {
   readonly #rows: KeptRows<ServerRow>;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly writes = new WriteGeneration(),
+    private readonly writes = new WriteGeneration(db, GENERATIONS.servers),
   ) {
     this.#rows = new KeptRows(writes);
   }
@@ -41,9 +41,7 @@ export class ServersRepository {
   }
 
   async find(id: string): Promise<ServerRow | undefined> {
-    const row =
-      this.#rows.get(id) ??
-      (await this.#rows.read(id, () => this.db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst()));
+    const row = await this.#rows.get(id, () => this.db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst());
     return row && { ...row };
   }
 
@@ -57,18 +55,16 @@ export class ServersRepository {
 
   /** Inserts a server; the first one ever (none exists) becomes the default, so there is always exactly one. */
   insertWithDefault(row: Omit<ServerRow, "is_default">): Promise<ServerRow> {
-    return this.writes.around(() =>
-      lockedTransaction(this.db, DEFAULT_LOCK, async (trx) => {
-        const existing = await trx.selectFrom("servers").select("id").limit(1).executeTakeFirst();
-        const inserted = { ...row, is_default: existing ? 0 : 1 };
-        await trx.insertInto("servers").values(inserted).execute();
-        return inserted;
-      }),
-    );
+    return this.writes.around(async (trx) => {
+      const existing = await trx.selectFrom("servers").select("id").limit(1).executeTakeFirst();
+      const inserted = { ...row, is_default: existing ? 0 : 1 };
+      await trx.insertInto("servers").values(inserted).execute();
+      return inserted;
+    }, DEFAULT_LOCK);
   }
 
   async update(id: string, changes: ServerChanges): Promise<ServerRow | undefined> {
-    await this.writes.around(() => this.db.updateTable("servers").set(changes).where("id", "=", id).execute());
+    await this.writes.around((trx) => trx.updateTable("servers").set(changes).where("id", "=", id).execute());
     return this.find(id);
   }
 
@@ -77,22 +73,20 @@ export class ServersRepository {
    * stored URL cannot land on a URL another request set meanwhile. Undefined when nothing was updated.
    */
   async updateAt(id: string, internalUrl: string, changes: ServerChanges): Promise<ServerRow | undefined> {
-    const result = await this.writes.around(() =>
-      this.db.updateTable("servers").set(changes).where("id", "=", id).where("internal_url", "=", internalUrl).executeTakeFirst(),
+    const result = await this.writes.around((trx) =>
+      trx.updateTable("servers").set(changes).where("id", "=", id).where("internal_url", "=", internalUrl).executeTakeFirst(),
     );
     return Number(result.numUpdatedRows) > 0 ? this.find(id) : undefined;
   }
 
   /** Makes `id` the one default server; returns the previous default's id. */
   setDefault(id: string, updatedAt: string): Promise<string | undefined> {
-    return this.writes.around(() =>
-      lockedTransaction(this.db, DEFAULT_LOCK, async (trx) => {
-        const previous = await trx.selectFrom("servers").select("id").where("is_default", "=", 1).executeTakeFirst();
-        await trx.updateTable("servers").set({ is_default: 0, updated_at: updatedAt }).where("is_default", "=", 1).execute();
-        await trx.updateTable("servers").set({ is_default: 1, updated_at: updatedAt }).where("id", "=", id).execute();
-        return previous?.id;
-      }),
-    );
+    return this.writes.around(async (trx) => {
+      const previous = await trx.selectFrom("servers").select("id").where("is_default", "=", 1).executeTakeFirst();
+      await trx.updateTable("servers").set({ is_default: 0, updated_at: updatedAt }).where("is_default", "=", 1).execute();
+      await trx.updateTable("servers").set({ is_default: 1, updated_at: updatedAt }).where("id", "=", id).execute();
+      return previous?.id;
+    }, DEFAULT_LOCK);
   }
 
   /**
@@ -100,8 +94,8 @@ export class ServersRepository {
    * so a concurrent enable cannot slip in between the check and the delete). True when a row went.
    */
   async deleteIfRemovable(id: string): Promise<boolean> {
-    const result = await this.writes.around(() =>
-      this.db.deleteFrom("servers").where("id", "=", id).where("enabled", "=", 0).where("is_default", "=", 0).executeTakeFirst(),
+    const result = await this.writes.around((trx) =>
+      trx.deleteFrom("servers").where("id", "=", id).where("enabled", "=", 0).where("is_default", "=", 0).executeTakeFirst(),
     );
     return Number(result.numDeletedRows) > 0;
   }

@@ -1,11 +1,25 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, TokenMetadataTable } from "../db/schema.ts";
+import { bumpGeneration, GENERATIONS, readGeneration } from "../db/write-generation.ts";
 
 export type TokenMetadataRow = Selectable<TokenMetadataTable>;
 
 /** Local metadata of registration tokens, keyed by (server, token string). */
 export class TokensRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * How many times a server's tokens were changed through the portal, by any instance on the database: a list kept in
+   * memory that was loaded at another count may be older than a change and is not used (tokens.service.ts).
+   */
+  changes(serverId: string): Promise<number> {
+    return readGeneration(this.db, GENERATIONS.tokens(serverId));
+  }
+
+  /** Counts a change of a server's tokens (made on the homeserver: a token write, a sign-up). */
+  async changed(serverId: string): Promise<void> {
+    await bumpGeneration(this.db, GENERATIONS.tokens(serverId));
+  }
 
   listForServer(serverId: string): Promise<TokenMetadataRow[]> {
     return this.db.selectFrom("token_metadata").selectAll().where("server_id", "=", serverId).execute();

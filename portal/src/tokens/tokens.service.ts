@@ -90,13 +90,14 @@ export class TokensService {
    * Concurrent calls for one server share one homeserver call and one merge (many admin pages at once, the
    * dashboard's statistics) and for a second after it answered, so the answer is shared too: callers must not modify
    * it. A token write through this service, and a sign-up through the portal, end the sharing when they are done (see
-   * `written` and {@link forget}): a list asked for after them never answers from before them. Uses made on the
-   * homeserver directly show within a second.
+   * `written` and {@link forget}), on this instance and on every other of the database: a list asked for after them
+   * never answers from before them. Uses made on the homeserver directly show within a second.
    */
   async list(serverId: string): Promise<readonly TokenRecord[]> {
-    const server = await this.servers.requireRow(serverId);
-    // A server whose URL or credentials changed meanwhile is asked again, not answered from the old call.
-    return this.lists.run(serverId, tokenSettingsVersion(server), () => this.load(server));
+    const [server, changes] = await Promise.all([this.servers.requireRow(serverId), this.repository.changes(serverId)]);
+    // A server whose URL or credentials changed meanwhile is asked again, not answered from the old call; so is one
+    // whose tokens another portal instance changed since (the shared count of changes moved).
+    return this.lists.run(serverId, `${tokenSettingsVersion(server)}#${changes}`, () => this.load(server));
   }
 
   private async load(server: ServerRow): Promise<TokenRecord[]> {
@@ -324,9 +325,13 @@ export class TokensService {
     await this.audit.record(actor, { action: "token.deleted", serverId, target: name });
   }
 
-  /** Ends the sharing of list answers for a server: something outside this service (a sign-up) used a token. */
-  forget(serverId: string): void {
+  /**
+   * Ends the sharing of list answers for a server, here and (through the shared count of changes) on every other
+   * portal instance: something outside this service (a sign-up) used a token.
+   */
+  async forget(serverId: string): Promise<void> {
     this.lists.end(serverId);
+    await this.repository.changed(serverId);
   }
 
   /**
@@ -337,7 +342,7 @@ export class TokensService {
     try {
       return await write();
     } finally {
-      this.lists.end(serverId);
+      await this.forget(serverId);
     }
   }
 

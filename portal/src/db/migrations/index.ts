@@ -10,6 +10,8 @@ import { integrations } from "./0008-integrations.ts";
 import { auditCounts } from "./0009-audit-counts.ts";
 import { auditNames } from "./0010-audit-names.ts";
 import { serverKind } from "./0011-server-kind.ts";
+import { sharedState } from "./0012-shared-state.ts";
+import { brandingAssetContent } from "./0013-branding-asset-content.ts";
 
 /** Every schema step, in order. Append only: never edit or reorder an entry that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +26,6 @@ export const MIGRATIONS: readonly Migration[] = [
   auditCounts,
   auditNames,
   serverKind,
+  sharedState,
+  brandingAssetContent,
 ];
