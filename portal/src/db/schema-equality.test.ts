@@ -32,8 +32,6 @@ interface Schema {
 
 const rows = async <T>(db: Kysely<Database>, query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
 const cleanDefault = (value: string | null) => (value === null ? null : value.replace(/::(text|bigint|integer)$/, ""));
-/** SQLite's type names as PostgreSQL's information_schema spells the types that dialect.ts maps them to. */
-const SQLITE_TYPES: Record<string, string> = { blob: "bytea" };
 
 /** `column: value, value` of a CHECK expression (`kind IN ('a', 'b')` and `(kind = ANY (ARRAY['a'::text, …]))` alike). */
 function describeCheck(expression: string): string {
