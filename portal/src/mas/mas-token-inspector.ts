@@ -30,8 +30,12 @@ export class MasTokenInspector implements TokenInspector {
       this.log.warn({ serverId: server.id, code: error.code }, "MAS token lookup unavailable");
       return undefined;
     }
-    if (!found) return { state: "unknown", expiresAt: null };
-    return { state: backend.state(found, false, this.now()), expiresAt: found.expiry_time };
+    if (!found) return { state: "unknown", expiresAt: null, unlimited: false };
+    return {
+      state: backend.state(found, false, this.now()),
+      expiresAt: found.expiry_time,
+      unlimited: found.uses_allowed === null,
+    };
   }
 
   async publicValidity(): Promise<boolean> {

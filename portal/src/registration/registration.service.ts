@@ -42,6 +42,13 @@ export interface TokenValidity {
   registerUrl?: string;
 }
 
+/**
+ * Why the portal refuses a token it inspected, `null` when it accepts it, undefined when it could not tell (no
+ * usable admin API: the homeserver decides).
+ */
+const refusalOf = (inspection: TokenInspection | undefined): string | null | undefined =>
+  inspection && (inspection.state === "valid" ? null : REFUSALS[inspection.state]);
+
 const verdict = (state: TokenVerdict, expiresAt: number | null = null): TokenValidity => ({
   valid: state === "valid",
   state,
@@ -68,9 +75,13 @@ export class RegistrationService {
 
   /**
    * `POST /api/register`: rate limit (per IP, every attempt counts), validation, server, the portal's own token
-   * checks (disabled flag, then the admin API's view), then the homeserver's UIA flow. Sign-ups with one token
-   * run one at a time on every instance of the database together (token-claims.ts), so a token with one use left
-   * yields exactly one account however many visitors race for it, through however many instances.
+   * checks (disabled flag, then the admin API's view), then the homeserver's UIA flow. Sign-ups with a limited token
+   * (or one the portal cannot inspect) run one at a time on every instance of the database together
+   * (token-claims.ts), so a token with one use left yields exactly one account however many visitors race for it,
+   * through however many instances. A valid token without a usage limit cannot be used up: its sign-ups skip the
+   * claim and run side by side (issue 24: a wave on one shared invitation). Should an admin give it a limit
+   * mid-wave, sign-ups that already passed this check may still complete; Synapse's own pending/completed
+   * accounting still refuses any beyond the new limit.
    */
   async register(body: unknown, ip: string): Promise<{ userId: string }> {
     const wait = await this.limiters.registration.consume(ip);
@@ -83,6 +94,9 @@ export class RegistrationService {
       throw new HttpError(400, "The username is too long for this server.", "M_INVALID_USERNAME");
     }
     if (!TOKEN_SYNTAX.test(input.token)) throw tokenRefused(REFUSALS.unknown);
+    const inspection = await this.inspect(server, input.token);
+    if (inspection?.state === "valid" && inspection.unlimited) return { userId: await this.signUp(server, input, inspection) };
+    // Inspected again under the claim: another sign-up may have used the token's last use meanwhile.
     const userId = await this.claims.run(server.id, input.token, () => this.signUp(server, input));
     return { userId };
   }
@@ -131,8 +145,9 @@ export class RegistrationService {
     return server;
   }
 
-  private async signUp(server: ServerRow, input: RegisterInput): Promise<string> {
-    const refusal = await this.refusal(server, input.token);
+  /** Checks the token (or takes `inspection`, made just before) and runs the UIA flow. */
+  private async signUp(server: ServerRow, input: RegisterInput, inspection?: TokenInspection): Promise<string> {
+    const refusal = refusalOf(inspection ?? (await this.inspect(server, input.token)));
     if (refusal) throw tokenRefused(refusal);
     // The UIA flow is a client-server call: it never needs (and must never carry) the admin token.
     let userId: string;
@@ -155,18 +170,8 @@ export class RegistrationService {
    */
   private async inspect(server: ServerRow, token: string): Promise<TokenInspection | undefined> {
     const metadata = server.kind === "mas" ? undefined : await this.tokens.find(server.id, token);
-    if (metadata?.disabled === 1) return { state: "disabled", expiresAt: null };
+    if (metadata?.disabled === 1) return { state: "disabled", expiresAt: null, unlimited: false };
     return this.inspectorFor(server).inspect(server, token);
-  }
-
-  /**
-   * Why the portal refuses this token, `null` when it accepts it, undefined when it cannot tell (no usable
-   * admin API: the homeserver decides).
-   */
-  private async refusal(server: ServerRow, token: string): Promise<string | null | undefined> {
-    const inspection = await this.inspect(server, token);
-    if (!inspection) return undefined;
-    return inspection.state === "valid" ? null : REFUSALS[inspection.state];
   }
 
   /**

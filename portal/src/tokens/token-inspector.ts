@@ -19,6 +19,11 @@ export type TokenVerdict = TokenState | "unknown" | "invalid";
 export interface TokenInspection {
   state: Exclude<TokenVerdict, "invalid">;
   expiresAt: number | null;
+  /**
+   * The token has no usage limit (Synapse `uses_allowed: null`, MAS `usage_limit: null`): no sign-up can use it
+   * up, so sign-ups with it need not wait for each other (registration.service.ts). False for an unknown token.
+   */
+  unlimited: boolean;
 }
 
 /**
@@ -74,8 +79,8 @@ export class SynapseTokenInspector implements TokenInspector {
       this.log.warn({ serverId: server.id, code: error.code }, "admin token lookup unavailable; the homeserver will decide");
       return undefined;
     }
-    if (!found) return { state: "unknown", expiresAt: null };
-    return { state: tokenState(found, false, this.now()), expiresAt: found.expiry_time };
+    if (!found) return { state: "unknown", expiresAt: null, unlimited: false };
+    return { state: tokenState(found, false, this.now()), expiresAt: found.expiry_time, unlimited: found.uses_allowed === null };
   }
 
   async publicValidity(server: ServerRow, token: string): Promise<boolean> {
