@@ -4,13 +4,15 @@
  * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issue 11.
  *
  *   npm run bench -- [--scenario startup|latency|load|portal] [--quick] [--repeats N] [--runtime compiled|tsx]
- *                    [--entities N[,N]] [--rates N[,N]] [--profile] [--verbose]
+ *                    [--entities N[,N]] [--rates N[,N]] [--profile] [--heap] [--verbose]
  *
  * --quick: tiny sizes and one repeat (a smoke run of every code path, not numbers to quote).
  * --runtime: `compiled` (default) measures the JavaScript `tsc` emits, as production runs it; `tsx` the sources.
  * --entities: start-up cases with these entities per bridge only (e.g. 500).
  * --rates: load runs at these rates only (changes per second, e.g. 3000).
  * --profile: write `--cpu-prof` profiles of every measured process to bench/results/profiles/.
+ * --heap: start-up only; write a sampling heap profile (every allocation until running) and a heap snapshot
+ *         (once running, after GC) of every measured process to bench/results/heap/ (`bench/heap-summary.ts`).
  */
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -38,13 +40,14 @@ const { values } = parseArgs({
     rates: { type: "string" },
     runtime: { type: "string", default: "compiled" },
     profile: { type: "boolean", default: false },
+    heap: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
 if (values.help) {
   console.log(
-    "npm run bench -- [--scenario startup|latency|load|portal]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--verbose]",
+    "npm run bench -- [--scenario startup|latency|load|portal]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--heap] [--verbose]",
   );
   process.exit(0);
 }
@@ -102,6 +105,7 @@ const ctx: SuiteContext = {
   runtime,
   repeats,
   profileDir: values.profile ? `${RESULTS_DIR}/profiles` : undefined,
+  heapDir: values.heap ? `${RESULTS_DIR}/heap` : undefined,
   verbose: values.verbose,
   log,
 };

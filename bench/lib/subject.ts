@@ -16,7 +16,9 @@ export interface SubjectOptions {
   /** Write a V8 CPU profile of the whole process life into this folder. */
   cpuProfDir?: string | undefined;
   /** Echo the process's stderr (and stdout lines that are not JSON) to ours, for debugging. */
-  verbose?: boolean;
+  verbose?: boolean | undefined;
+  /** Extra node options, e.g. `--max-old-space-size=256`. */
+  nodeArgs?: string[] | undefined;
 }
 
 export interface CpuTimes {
@@ -40,6 +42,7 @@ export class Subject {
   constructor(options: SubjectOptions) {
     const args = ["--expose-gc"];
     if (options.cpuProfDir) args.push("--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`);
+    args.push(...(options.nodeArgs ?? []));
     args.push(...nodeArgsFor(options.source, options.runtime));
     this.spawnedAt = performance.now();
     this.child = spawn(process.execPath, args, {
@@ -145,6 +148,16 @@ export class Subject {
 
   loopDelay(): Promise<ProbeLoop> {
     return this.#ask({ probe: "loop" });
+  }
+
+  /** Writes the sampling heap profile (process started with BENCH_HEAP_SAMPLING=1) to `path`. */
+  heapProfile(path: string): Promise<string> {
+    return this.#ask({ probe: "heap-profile", path });
+  }
+
+  /** Writes a heap snapshot to `path` (blocks the process for seconds on a large heap). */
+  heapSnapshot(path: string): Promise<string> {
+    return this.#ask({ probe: "heap-snapshot", path });
   }
 
   send(message: unknown): void {

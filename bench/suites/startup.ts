@@ -48,6 +48,7 @@ export async function startupSuite(ctx: SuiteContext): Promise<SuiteOutput> {
           ...(profileFolder(ctx, `startup-${c.entities}x${c.bridges}-${subject}-${r + 1}`)
             ? { cpuProfDir: profileFolder(ctx, `startup-${c.entities}x${c.bridges}-${subject}-${r + 1}`) }
             : {}),
+          ...(ctx.heapDir ? { heapDir: `${ctx.heapDir}/startup-${c.entities}x${c.bridges}-${r + 1}` } : {}),
           verbose: ctx.verbose,
         };
         const result = await runJob<StartupResult>("startup", job, 20 * 60_000, ctx.verbose);
