@@ -13,7 +13,6 @@ import { BridgeStore } from "./bridges/bridge-store.ts";
 import { EndpointIdentities } from "./bridges/endpoint-identities.ts";
 import type { HubConfig } from "./config.ts";
 import type { HubContext } from "./context.ts";
-import { startDemoHomeAssistant } from "./demo/demo-home-assistant.ts";
 import { DiagnosticBus } from "./diagnostics/diagnostic-bus.ts";
 import { watchDiagnostics } from "./diagnostics/diagnostic-sources.ts";
 import { healthSources } from "./diagnostics/health-status.ts";
@@ -92,6 +91,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     if (!ha) {
       // A notice, not a problem: demo mode is what an unconfigured hub is for (the UI shows it on its own).
       log.info("DEMO MODE: no Home Assistant configured (HA_URL unset); using the built-in simulated home");
+      // Loaded only here: the simulator and the demo home are dozens of modules a real installation never needs.
+      const { startDemoHomeAssistant } = await import("./demo/demo-home-assistant.ts");
       const demo = await startDemoHomeAssistant(log.child({ component: "demo-ha" }));
       stops.unshift(() => demo.close());
       ha = { url: demo.url, token: demo.token };
