@@ -31,6 +31,7 @@ import { createMatterEnvironment } from "./matter/matter-environment.ts";
 import { PluginService, type PluginTuning } from "./plugins/plugin-service.ts";
 import { RecoveryService } from "./recovery/recovery-service.ts";
 import { SettingsFile } from "./recovery/settings-file.ts";
+import { type HeapSource, v8HeapSource, watchHeap } from "./system/heap-watch.ts";
 
 export interface HubOptions {
   config: HubConfig;
@@ -55,6 +56,8 @@ export interface HubOptions {
    * namespace; the hub's probe for a free port cannot see a port another file is about to bind.
    */
   firstMatterPort?: number;
+  /** Test tuning: heap figures and major GCs from a fake instead of V8 (the low-memory warning). */
+  heapSource?: HeapSource;
 }
 
 export interface Hub {
@@ -207,6 +210,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       auth,
       health: healthSources({ bridges, homeAssistant }),
       metrics: metricsSources({ startedAt, bridges, homeAssistant, logRing }),
+      heap: options.heapSource ?? v8HeapSource,
     };
     const app = createHubApp(ctx, createBackupFeatures(ctx, { requestRestart: ctx.requestRestart }));
 
@@ -214,6 +218,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       ctx,
       app,
       start() {
+        const heapLimitMb = Math.round(ctx.heap.limit() / 1024 / 1024);
+        log.info({ heapLimitMb }, `JavaScript heap limit ${heapLimitMb} MB`);
+        const unwatchHeap = watchHeap({ source: ctx.heap, load: () => exposedLoad(bridges), log });
+        stops.unshift(async () => unwatchHeap());
         homeAssistant.start();
         recovery.start();
         bridges
@@ -237,6 +245,12 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     await stopAll();
     throw error;
   }
+}
+
+/** What the low-memory warning says of the home: exposed devices over all bridges. */
+function exposedLoad(bridges: BridgeService): { devices: number; bridges: number } {
+  const list = bridges.list();
+  return { devices: list.reduce((sum, bridge) => sum + bridge.deviceCount, 0), bridges: list.length };
 }
 
 /**
