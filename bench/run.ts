@@ -1,14 +1,15 @@
 /**
  * `npm run bench` (inside the private network namespace): measures the hub and the portal against a reference
  * built in the same run, scenario by scenario, each measurement in fresh child processes; writes
- * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issue 11.
+ * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issues 11, 19 and 22.
  *
- *   npm run bench -- [--scenario startup|latency|load|portal] [--quick] [--repeats N] [--runtime compiled|tsx]
+ *   npm run bench -- [--scenario startup|latency|load|portal|memory-limit] [--quick] [--repeats N] [--runtime compiled|tsx]
  *                    [--entities N[,N]] [--rates N[,N]] [--profile] [--heap] [--verbose]
  *
- * --quick: tiny sizes and one repeat (a smoke run of every code path, not numbers to quote).
+ * --quick: small sizes and one repeat, every target still judged (a smoke run of every code path, not numbers to
+ *          quote; under 8 minutes on a quiet machine).
  * --runtime: `compiled` (default) measures the JavaScript `tsc` emits, as production runs it; `tsx` the sources.
- * --entities: start-up cases with these entities per bridge only (e.g. 500).
+ * --entities: start-up cases with these entities per bridge only (e.g. 500); memory-limit: its home's size.
  * --rates: load runs at these rates only (changes per second, e.g. 3000).
  * --profile: write `--cpu-prof` profiles of every measured process to bench/results/profiles/.
  * --heap: start-up only; write a sampling heap profile (every allocation until running) and a heap snapshot
@@ -21,6 +22,7 @@ import { machine, type Row, table, writeResult } from "./lib/report.ts";
 import type { SuiteContext, SuiteOutput } from "./suites/context.ts";
 import { latencySuite } from "./suites/latency.ts";
 import { loadSuite } from "./suites/load.ts";
+import { memoryLimitSuite } from "./suites/memory-limit.ts";
 import { portalSuite } from "./suites/portal.ts";
 import { startupSuite } from "./suites/startup.ts";
 
@@ -29,6 +31,7 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteOutput>> = {
   latency: latencySuite,
   load: loadSuite,
   portal: portalSuite,
+  "memory-limit": memoryLimitSuite,
 };
 
 const { values } = parseArgs({
@@ -47,7 +50,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    "npm run bench -- [--scenario startup|latency|load|portal]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--heap] [--verbose]",
+    "npm run bench -- [--scenario startup|latency|load|portal|memory-limit]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--heap] [--verbose]",
   );
   process.exit(0);
 }

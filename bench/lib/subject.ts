@@ -129,8 +129,16 @@ export class Subject {
   #ask<T>(request: Record<string, unknown>): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
+      if (!this.child.connected) {
+        reject(new Error(`the process is gone (pid ${this.pid})`));
+        return;
+      }
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.child.send({ ...request, id });
+      this.child.send({ ...request, id }, (error) => {
+        if (!error) return;
+        this.#pending.delete(id);
+        reject(error);
+      });
     });
   }
 
@@ -160,8 +168,12 @@ export class Subject {
     return this.#ask({ probe: "heap-snapshot", path });
   }
 
+  /** Sends over IPC; a process that is gone gets nothing (its death is reported by `exited`, not by a throw). */
   send(message: unknown): void {
-    this.child.send(message as never);
+    if (!this.child.connected) return;
+    this.child.send(message as never, (error) => {
+      if (error && this.child.connected) this.#stderr.push(`[bench] IPC send failed: ${error.message}`);
+    });
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
