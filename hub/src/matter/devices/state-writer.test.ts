@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from "node:test";
 import type { Endpoint } from "@matter/main";
 import { createTestBridge, invoke, snapshot, type TestBridge } from "../../../test/support/devices/device-harness.ts";
 import { updateDeviceEndpoint } from "./endpoint-types.ts";
-import { StateWriter } from "./state-writer.ts";
+import { MAX_SHARED, StateWriter } from "./state-writer.ts";
 
 type Events = Record<string, Record<string, { on(listener: (value: unknown) => void): void }>>;
 type State = Record<string, Record<string, unknown>>;
@@ -20,15 +20,18 @@ function recordChanges(endpoint: Endpoint, behavior: string, attribute: string):
 /** Resolves after the writer's flush of this turn and the commits it starts (no timing involved). */
 const settle = (promises: Promise<unknown>[]) => Promise.allSettled(promises);
 
-describe("HA state writes share one transaction per node and turn", () => {
+describe("HA state writes share transactions per node and turn", () => {
   let bridge: TestBridge;
   const lights: Endpoint[] = [];
+  /** More lights, for a burst beyond one shared transaction. */
+  const extra: Endpoint[] = [];
   let dimmer: Endpoint;
 
   before(async () => {
     bridge = await createTestBridge("state-writer");
     for (let i = 0; i < 6; i++) lights.push(await bridge.add("on_off_light", snapshot(`light.l${i}`, "off")));
     dimmer = await bridge.add("dimmable_light", snapshot("light.dimmer", "on", { brightness: 100 }));
+    for (let i = 0; i < 30; i++) extra.push(await bridge.add("on_off_light", snapshot(`light.extra${i}`, "off")));
     await bridge.start();
   });
   after(async () => {
@@ -46,6 +49,17 @@ describe("HA state writes share one transaction per node and turn", () => {
     );
     await settle(lights.map((light) => writer.write(light, { onOff: { onOff: false } })));
     assert.deepEqual(writer.stats, { shared: 2, alone: 0 });
+  });
+
+  test("a burst larger than a shared transaction takes: groups of 16, every value committed", async () => {
+    const writer = new StateWriter();
+    const many = [...lights, ...extra];
+    assert.ok(many.length > 2 * MAX_SHARED);
+    await settle(many.map((light) => writer.write(light, { onOff: { onOff: true } })));
+    assert.deepEqual(writer.stats, { shared: Math.ceil(many.length / MAX_SHARED), alone: 0 });
+    assert.ok(many.every((light) => onOffOf(light) === true));
+    await settle(many.map((light) => writer.write(light, { onOff: { onOff: false } })));
+    assert.ok(many.every((light) => onOffOf(light) === false));
   });
 
   test("updates keep their order per endpoint: same endpoint several times, other endpoints, consecutive turns", async () => {

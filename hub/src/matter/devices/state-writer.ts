@@ -1,9 +1,15 @@
 /**
  * HA state → matter.js attribute writes, gathered per bridge node: the writes that become due in one event-loop turn
  * (one WebSocket frame from HA carries every `subscribe_entities` event of a moment, since the hub asks for
- * `coalesce_messages`) go into ONE matter.js transaction per node instead of one per endpoint. A transaction's fixed
- * cost (locking, pre-commit, commit phases, change notification) was the hub's largest share of the event loop under
- * thousands of changes per second (docs/PERFORMANCE.md, "Load at 3,000 changes/s").
+ * `coalesce_messages`) share matter.js transactions, up to {@link MAX_SHARED} endpoints each, instead of one per
+ * endpoint; each further group starts one event-loop turn after the one before, so a large burst (a reconnect's
+ * snapshot, force-sync, a backlog) never holds the event loop in one stretch.
+ *
+ * Why no more than 16 endpoints share one: matter.js 0.17 checks each participant joining a transaction against
+ * every participant already in it by their `toString()` (Tx.addParticipants), so a transaction's cost grows with
+ * the square of the behaviors it writes. Measured per write (dimmable lights, onOff + currentLevel): 16 endpoints per
+ * transaction cost the same CPU as one transaction each; 100 took 2.3×, 400 took 4-6× (docs/PERFORMANCE.md, "Load at
+ * 3,000 changes/s").
  *
  * What stays as it was:
  * - Per endpoint order: `updateDeviceEndpoint` queues each endpoint's updates and hands the next one in only after
@@ -11,8 +17,8 @@
  * - Commands in flight: an endpoint whose state a command transaction holds (a command waiting for its HA call)
  *   is left out of the shared transaction and written alone once the command is done, exactly as before; the shared
  *   transaction never waits for a lock, so a slow command holds up only its own endpoint.
- * - Refused values: when matter.js refuses anything in the shared transaction it rolls all of it back; each write is
- *   then made alone, so a bad value fails only its own endpoint.
+ * - Refused values: when matter.js refuses anything in a shared transaction it rolls all of it back; each of its
+ *   writes is then made alone, so a bad value fails only its own endpoint.
  */
 import { type Endpoint, Transaction } from "@matter/main";
 import { markOrigin } from "../behaviors/write-forwarder.ts";
@@ -21,6 +27,9 @@ import type { StatePatch } from "./kinds/index.ts";
 type Agent = ReturnType<Endpoint["agentFor"]>;
 type ActionContext = Parameters<Endpoint["agentFor"]>[0];
 type Behavior = ReturnType<Agent["get"]>;
+
+/** The most endpoints written in one shared transaction (see above). */
+export const MAX_SHARED = 16;
 
 interface PendingWrite {
   endpoint: Endpoint;
@@ -75,7 +84,16 @@ export class StateWriter {
       byNode.set(owner, group);
       group.push(write);
     }
-    for (const [owner, group] of byNode) void this.#shared(owner, group);
+    let turn = 0;
+    for (const [owner, group] of byNode) {
+      for (let start = 0; start < group.length; start += MAX_SHARED) {
+        const chunk = group.slice(start, start + MAX_SHARED);
+        // The first group now, each further one a turn later: other work (reports, HA frames) runs in between.
+        if (turn === 0) void this.#shared(owner, chunk);
+        else later(turn, () => void this.#shared(owner, chunk));
+        turn++;
+      }
+    }
   }
 
   /** One transaction, hosted by the devices' parent, for every write whose endpoint nobody else holds. */
@@ -113,6 +131,12 @@ export class StateWriter {
     this.#stats.alone++;
     writeAlone(write.endpoint, write.changes).then(write.resolve, write.reject);
   }
+}
+
+/** Runs `task` after `turns` further event-loop turns. */
+function later(turns: number, task: () => void): void {
+  if (turns <= 0) task();
+  else setImmediate(() => later(turns - 1, task));
 }
 
 /** The endpoint's behaviors named in `changes`, in this context (unknown ids skipped). */
