@@ -33,6 +33,38 @@ option() {
   ' "$OPTIONS_FILE" "$1"
 }
 
+# memory_mb: the memory this container may use, in MB: its cgroup limit (v2 memory.max, v1 memory.limit_in_bytes)
+# when one is set and below the host's RAM, otherwise the host's RAM (MemTotal in /proc/meminfo).
+memory_mb() {
+  local cgroup=${HEAP_CGROUP_DIR:-/sys/fs/cgroup} meminfo=${HEAP_MEMINFO:-/proc/meminfo} limit="" total_kb
+  total_kb=$(awk '/^MemTotal:/ { print $2 }' "$meminfo" 2>/dev/null || true)
+  if [ -r "$cgroup/memory.max" ]; then limit=$(cat "$cgroup/memory.max")
+  elif [ -r "$cgroup/memory/memory.limit_in_bytes" ]; then limit=$(cat "$cgroup/memory/memory.limit_in_bytes"); fi
+  # "max" (v2) or a number beyond any real machine (v1's "unlimited") means no limit.
+  case $limit in '' | max | *[!0-9]*) limit="" ;; esac
+  if [ -n "$limit" ] && [ "${#limit}" -le 15 ] && { [ -z "$total_kb" ] || [ $((limit / 1024)) -lt "$total_kb" ]; }; then
+    echo $((limit / 1024 / 1024))
+  elif [ -n "$total_kb" ]; then
+    echo $((total_kb / 1024))
+  fi
+}
+
+# hub_heap_mb: the hub's V8 heap limit (--max-old-space-size) in MB: HUB_HEAP_SIZE_MB (the add-on option
+# heap_size_mb) when set above 0, otherwise a quarter of memory_mb, at least 256 and at most 1536 (DOCS.md,
+# option heap_size_mb): below 2 GB V8 lets the heap grow to at most twice what is alive between major collections,
+# from 2 GB on four times. Nothing when the memory cannot be read: Node then picks its own limit.
+hub_heap_mb() {
+  local set=${HUB_HEAP_SIZE_MB:-} memory
+  case $set in *[!0-9]*) log "ignoring heap_size_mb \"$set\": not a number of MB"; set="" ;; esac
+  if [ -n "$set" ] && [ "$set" != 0 ]; then echo "$set"; return; fi
+  memory=$(memory_mb)
+  [ -n "$memory" ] || return 0
+  local heap=$((memory / 4))
+  [ "$heap" -lt 256 ] && heap=256
+  [ "$heap" -gt 1536 ] && heap=1536
+  echo "$heap"
+}
+
 # Asks the Supervisor for one field of this add-on's info (used when bashio is not available).
 supervisor_addon_info() {
   SUPERVISOR_API=$SUPERVISOR_API node -e '
@@ -83,6 +115,7 @@ if [ -f "$OPTIONS_FILE" ] && [ -n "${SUPERVISOR_TOKEN:-}" ]; then
   fi
   export HUB_AUTH_USERNAME=$(option hub_username) HUB_AUTH_PASSWORD=$(option hub_password)
   export HUB_MDNS_INTERFACE=$(option mdns_interface)
+  HUB_HEAP_SIZE_MB=$(option heap_size_mb)
   export PORTAL_ADMIN_EMAIL=$(option portal_admin_email) PORTAL_ADMIN_PASSWORD=$(option portal_admin_password)
   export PORTAL_METRICS_TOKEN=$(option portal_metrics_token)
   export PORTAL_PORT=${portal_port:-8483}
@@ -97,6 +130,10 @@ else
   PORTAL_ENABLED=${PORTAL_ENABLED:-1}
 fi
 
+HUB_HEAP_MB=$(hub_heap_mb)
+# `run.sh --heap-limit-mb` prints the limit the hub would get and exits (tests, and a way to check a host).
+if [ "${1:-}" = --heap-limit-mb ]; then echo "${HUB_HEAP_MB:-}"; exit 0; fi
+
 HUB_DATA_DIR=${HUB_DATA_DIR:-./data/hub}
 mkdir -p "$HUB_DATA_DIR"
 # Only this container runs the hub, so matter.js locks left by a killed process are stale: remove them, or the
@@ -105,12 +142,14 @@ find "$HUB_DATA_DIR" \( -name matter.lock -o -name matter.pid \) -type f -print 
   while read -r stale; do log "removed stale lock $stale"; done
 
 # Compiled JavaScript in the image (NODE_ENV=production, `npm run build:server`), TypeScript through tsx otherwise,
-# so a developer's stale dist/ never shadows the sources.
+# so a developer's stale dist/ never shadows the sources. The hub gets its heap limit (the portal keeps Node's).
 server_command() {
+  local heap=""
+  if [ "$1" = hub ] && [ -n "${HUB_HEAP_MB:-}" ]; then heap=--max-old-space-size=$HUB_HEAP_MB; fi
   if [ "${NODE_ENV:-}" = production ] && [ -f "$APP_DIR/dist/server/$1/src/main.js" ]; then
-    echo node "$APP_DIR/dist/server/$1/src/main.js"
+    echo node $heap "$APP_DIR/dist/server/$1/src/main.js"
   else
-    echo node --import tsx "$APP_DIR/$1/src/main.ts"
+    echo node $heap --import tsx "$APP_DIR/$1/src/main.ts"
   fi
 }
 
@@ -159,6 +198,7 @@ on_signal() {
 trap 'on_signal SIGTERM' TERM
 trap 'on_signal SIGINT' INT
 
+if [ -n "${HUB_HEAP_MB:-}" ]; then log "hub heap limit: $HUB_HEAP_MB MB"; fi
 start_server hub
 [ "$PORTAL_ENABLED" = 1 ] && start_server portal
 

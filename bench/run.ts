@@ -1,17 +1,20 @@
 /**
  * `npm run bench` (inside the private network namespace): measures the hub and the portal against a reference
  * built in the same run, scenario by scenario, each measurement in fresh child processes; writes
- * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issue 11.
+ * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issues 11, 19 and 22.
  *
- *   npm run bench -- [--scenario startup|latency|load|portal|portal-scale] [--quick] [--repeats N] [--runtime compiled|tsx]
- *                    [--entities N[,N]] [--rates N[,N]] [--profile] [--verbose]
+ *   npm run bench -- [--scenario startup|latency|load|portal|portal-scale|memory-limit] [--quick] [--repeats N]
+ *                    [--runtime compiled|tsx] [--entities N[,N]] [--rates N[,N]] [--profile] [--heap] [--verbose]
  *
- * --quick: tiny sizes and one repeat (a smoke run of every code path, not numbers to quote).
+ * --quick: small sizes and one repeat, every target still judged (a smoke run of every code path, not numbers to
+ *          quote; under 8 minutes on a quiet machine).
  * --runtime: `compiled` (default) measures the JavaScript `tsc` emits, as production runs it; `tsx` the sources.
- * --entities: start-up cases with these entities per bridge only (e.g. 500).
+ * --entities: start-up cases with these entities per bridge only (e.g. 500); memory-limit: its home's size.
  * --rates: load runs at these rates only (changes per second, e.g. 3000; portal-scale: sign-ups per second).
  * portal-scale: SQLite with one and two instances, and PostgreSQL alike when PORTAL_BENCH_DATABASE_URL is set.
  * --profile: write `--cpu-prof` profiles of every measured process to bench/results/profiles/.
+ * --heap: start-up only; write a sampling heap profile (every allocation until running) and a heap snapshot
+ *         (once running, after GC) of every measured process to bench/results/heap/ (`bench/heap-summary.ts`).
  */
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -20,6 +23,7 @@ import { machine, type Row, table, writeResult } from "./lib/report.ts";
 import type { SuiteContext, SuiteOutput } from "./suites/context.ts";
 import { latencySuite } from "./suites/latency.ts";
 import { loadSuite } from "./suites/load.ts";
+import { memoryLimitSuite } from "./suites/memory-limit.ts";
 import { portalSuite } from "./suites/portal.ts";
 import { portalScaleSuite } from "./suites/portal-scale.ts";
 import { startupSuite } from "./suites/startup.ts";
@@ -30,6 +34,7 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteOutput>> = {
   load: loadSuite,
   portal: portalSuite,
   "portal-scale": portalScaleSuite,
+  "memory-limit": memoryLimitSuite,
 };
 
 const { values } = parseArgs({
@@ -41,13 +46,14 @@ const { values } = parseArgs({
     rates: { type: "string" },
     runtime: { type: "string", default: "compiled" },
     profile: { type: "boolean", default: false },
+    heap: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
 if (values.help) {
   console.log(
-    "npm run bench -- [--scenario startup|latency|load|portal|portal-scale]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--verbose]",
+    "npm run bench -- [--scenario startup|latency|load|portal|portal-scale|memory-limit]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--heap] [--verbose]",
   );
   process.exit(0);
 }
@@ -105,6 +111,7 @@ const ctx: SuiteContext = {
   runtime,
   repeats,
   profileDir: values.profile ? `${RESULTS_DIR}/profiles` : undefined,
+  heapDir: values.heap ? `${RESULTS_DIR}/heap` : undefined,
   verbose: values.verbose,
   log,
 };

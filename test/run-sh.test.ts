@@ -74,7 +74,41 @@ async function getFromLan(port: number, path: string, headers: Record<string, st
   }
 }
 
+/** `run.sh --heap-limit-mb` on a host with this /proc/meminfo MemTotal and these cgroup files. */
+async function heapLimitFor(memTotalKb: number, cgroup: Record<string, string>, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "run-sh-heap-"));
+  dirs.push(dir);
+  writeFileSync(join(dir, "meminfo"), `MemTotal:       ${memTotalKb} kB\nMemFree:          123456 kB\n`);
+  for (const [path, content] of Object.entries(cgroup)) {
+    mkdirSync(join(dir, "cgroup", path, ".."), { recursive: true });
+    writeFileSync(join(dir, "cgroup", path), `${content}\n`);
+  }
+  const run = spawnCaptured(join(root, "run.sh"), ["--heap-limit-mb"], {
+    cwd: root,
+    env: { ...process.env, HEAP_MEMINFO: join(dir, "meminfo"), HEAP_CGROUP_DIR: join(dir, "cgroup"), ...env },
+  });
+  assert.equal(await run.exited, 0, run.output());
+  return run.output().trim().split("\n").at(-1);
+}
+
 describe("run.sh", () => {
+  it("gives the hub a heap limit of a quarter of the memory it may use, 256 to 1536 MB, or heap_size_mb", async () => {
+    const GB = 1024 * 1024;
+    assert.equal(await heapLimitFor(2 * GB, {}), "512", "a 2 GB board, no cgroup limit");
+    assert.equal(await heapLimitFor(4 * GB, { "memory.max": "max" }), "1024", "cgroup v2 without a limit");
+    assert.equal(await heapLimitFor(8 * GB, { "memory.max": String(1536 * 1024 * 1024) }), "384", "cgroup v2 limit");
+    assert.equal(
+      await heapLimitFor(8 * GB, { "memory/memory.limit_in_bytes": "9223372036854771712" }),
+      "1536",
+      "cgroup v1 'unlimited': the RAM counts, capped",
+    );
+    assert.equal(await heapLimitFor(8 * GB, { "memory/memory.limit_in_bytes": String(2 * GB * 1024) }), "512");
+    assert.equal(await heapLimitFor(GB / 2, {}), "256", "never below 256 MB");
+    assert.equal(await heapLimitFor(32 * GB, {}), "1536", "never above 1536 MB");
+    assert.equal(await heapLimitFor(2 * GB, {}, { HUB_HEAP_SIZE_MB: "900" }), "900", "the option wins");
+    assert.equal(await heapLimitFor(2 * GB, {}, { HUB_HEAP_SIZE_MB: "0" }), "512", "0 means automatic");
+  });
+
   it("brings both servers to healthy, each with only its own secrets, and SIGTERM stops both with exit 0", async () => {
     const secrets = { HA_TOKEN: "ha-token-x", SUPERVISOR_TOKEN: "supervisor-token-x", PORTAL_SECRET_KEY: "ab".repeat(32) };
     const { run, hub, portal } = await startRunSh(secrets);
@@ -124,7 +158,7 @@ describe("run.sh", () => {
     const supervisorPort = supervisor.port;
     writeFileSync(
       join(dataDir, "options.json"),
-      JSON.stringify({ log_level: "debug", portal_enabled: false, hub_username: null, mdns_interface: "lo" }),
+      JSON.stringify({ log_level: "debug", portal_enabled: false, hub_username: null, mdns_interface: "lo", heap_size_mb: 384 }),
     );
     const lockDir = join(dataDir, "hub", "matter", "bridge-1");
     mkdirSync(lockDir, { recursive: true });
@@ -148,6 +182,10 @@ describe("run.sh", () => {
       assert.ok(!existsSync(join(lockDir, "matter.lock")) && !existsSync(join(lockDir, "matter.pid")));
       assert.match(run.output(), /removed stale lock/);
       assert.doesNotMatch(run.output(), /started portal/);
+      // heap_size_mb: the hub's heap limit, and the hub says which limit it runs with.
+      assert.match(run.output(), /hub heap limit: 384 MB/);
+      const hubPid = childPids(run.output()).hub;
+      assert.ok(readFileSync(`/proc/${hubPid}/cmdline`, "utf8").split("\0").includes("--max-old-space-size=384"));
       // log_level debug took effect: the health request above is logged at debug (written just after its answer), in
       // the readable format that the add-on's Log tab shows.
       const debugLine = / DEBUG hub \[http\] request method=GET path=\/api\/health status=200 ms=\d+\n/;

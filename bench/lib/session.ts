@@ -36,6 +36,17 @@ export interface SessionJob {
   exposed?: ExposedDevice[][];
   cpuProfDir?: string;
   verbose?: boolean;
+  /** Extra node options for the measured process (the memory-limited scenario's `--max-old-space-size`). */
+  nodeArgs?: string[];
+  /** How long the subject may take until its bridge runs (10 minutes by default). */
+  startTimeoutMs?: number;
+}
+
+/** Calls made while a session opens, for drivers that watch the process from its spawn on. */
+export interface SessionHooks {
+  spawned?(subject: Subject): void;
+  /** The bridge runs; commissioning and the subscription come next. */
+  running?(): void;
 }
 
 export type Patch = Record<string, Record<string, unknown>>;
@@ -65,7 +76,8 @@ export interface Session {
   onReport(listener: (report: AttributeReport, at: number) => void): () => void;
 }
 
-export async function openSession(job: SessionJob): Promise<Session> {
+export async function openSession(job: SessionJob, hooks: SessionHooks = {}): Promise<Session> {
+  const startTimeoutMs = job.startTimeoutMs ?? 10 * 60_000;
   const home = benchHome(job.entities);
   const sim = await startSim(home);
   onCleanup(() => sim.close());
@@ -87,10 +99,12 @@ export async function openSession(job: SessionJob): Promise<Session> {
       runtime: job.runtime,
       cpuProfDir: job.cpuProfDir,
       verbose: job.verbose,
+      nodeArgs: job.nodeArgs,
     });
     subject = hub.subject;
     onCleanup(() => subject.stop());
-    await hubReady(subject, 1, 10 * 60_000);
+    hooks.spawned?.(subject);
+    await hubReady(subject, 1, startTimeoutMs);
     const [bridge] = await hubBridges(hub);
     if (!bridge) throw new Error("the hub has no bridge");
     code = bridge.record.commissioning.manualPairingCode;
@@ -107,9 +121,11 @@ export async function openSession(job: SessionJob): Promise<Session> {
       runtime: job.runtime,
       cpuProfDir: job.cpuProfDir,
       verbose: job.verbose,
+      nodeArgs: job.nodeArgs,
     });
     onCleanup(() => subject.stop());
-    const [ready] = await referenceReady(subject, 1, 10 * 60_000);
+    hooks.spawned?.(subject);
+    const [ready] = await referenceReady(subject, 1, startTimeoutMs);
     if (!ready) throw new Error("the reference did not start");
     code = ready.line.manualPairingCode;
     endpoints = new Map(exposed.map((d) => [d.entityId, ready.line.endpoints[endpointIdFor(d.entityId)] as number]));
@@ -125,6 +141,7 @@ export async function openSession(job: SessionJob): Promise<Session> {
     });
   }
 
+  hooks.running?.();
   const { controller, close } = await startBenchController();
   onCleanup(close);
   const nodeId = await commission(controller, code, spec.port);

@@ -16,7 +16,9 @@ export interface SubjectOptions {
   /** Write a V8 CPU profile of the whole process life into this folder. */
   cpuProfDir?: string | undefined;
   /** Echo the process's stderr (and stdout lines that are not JSON) to ours, for debugging. */
-  verbose?: boolean;
+  verbose?: boolean | undefined;
+  /** Extra node options, e.g. `--max-old-space-size=256`. */
+  nodeArgs?: string[] | undefined;
 }
 
 export interface CpuTimes {
@@ -40,6 +42,7 @@ export class Subject {
   constructor(options: SubjectOptions) {
     const args = ["--expose-gc"];
     if (options.cpuProfDir) args.push("--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`);
+    args.push(...(options.nodeArgs ?? []));
     args.push(...nodeArgsFor(options.source, options.runtime));
     this.spawnedAt = performance.now();
     this.child = spawn(process.execPath, args, {
@@ -126,8 +129,16 @@ export class Subject {
   #ask<T>(request: Record<string, unknown>): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
+      if (!this.child.connected) {
+        reject(new Error(`the process is gone (pid ${this.pid})`));
+        return;
+      }
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.child.send({ ...request, id });
+      this.child.send({ ...request, id }, (error) => {
+        if (!error) return;
+        this.#pending.delete(id);
+        reject(error);
+      });
     });
   }
 
@@ -147,8 +158,22 @@ export class Subject {
     return this.#ask({ probe: "loop" });
   }
 
+  /** Writes the sampling heap profile (process started with BENCH_HEAP_SAMPLING=1) to `path`. */
+  heapProfile(path: string): Promise<string> {
+    return this.#ask({ probe: "heap-profile", path });
+  }
+
+  /** Writes a heap snapshot to `path` (blocks the process for seconds on a large heap). */
+  heapSnapshot(path: string): Promise<string> {
+    return this.#ask({ probe: "heap-snapshot", path });
+  }
+
+  /** Sends over IPC; a process that is gone gets nothing (its death is reported by `exited`, not by a throw). */
   send(message: unknown): void {
-    this.child.send(message as never);
+    if (!this.child.connected) return;
+    this.child.send(message as never, (error) => {
+      if (error && this.child.connected) this.#stderr.push(`[bench] IPC send failed: ${error.message}`);
+    });
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */

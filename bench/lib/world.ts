@@ -117,20 +117,28 @@ export interface HubProcess {
   api<T>(path: string): Promise<T>;
 }
 
-export async function spawnHub(options: {
-  dataDir: string;
-  sim: HaSimulator;
-  runtime: Runtime;
+/** How a measured process is started beyond its entry point: profiling, debugging, node options, environment. */
+export interface SpawnExtras {
   cpuProfDir?: string | undefined;
-  verbose?: boolean;
-}): Promise<HubProcess> {
+  verbose?: boolean | undefined;
+  /** Extra node options, e.g. `--max-old-space-size=256`. */
+  nodeArgs?: string[] | undefined;
+  /** Extra environment, e.g. BENCH_HEAP_SAMPLING=1 for the probe. */
+  env?: Record<string, string> | undefined;
+}
+
+export async function spawnHub(
+  options: { dataDir: string; sim: HaSimulator; runtime: Runtime } & SpawnExtras,
+): Promise<HubProcess> {
   const httpPort = await freeTcpPort();
   const subject = new Subject({
     source: "hub/src/main.ts",
     runtime: options.runtime,
     cpuProfDir: options.cpuProfDir,
     verbose: options.verbose,
+    nodeArgs: options.nodeArgs,
     env: {
+      ...options.env,
       HUB_DATA_DIR: options.dataDir,
       HUB_PORT: String(httpPort),
       HUB_HOST: "127.0.0.1",
@@ -236,20 +244,17 @@ export function referencePlanFrom(storagePath: string, specs: BridgeSpec[], expo
   };
 }
 
-export async function spawnReference(options: {
-  plan: ReferencePlan;
-  planPath: string;
-  runtime: Runtime;
-  cpuProfDir?: string | undefined;
-  verbose?: boolean;
-}): Promise<Subject> {
+export async function spawnReference(
+  options: { plan: ReferencePlan; planPath: string; runtime: Runtime } & SpawnExtras,
+): Promise<Subject> {
   await writeFile(options.planPath, JSON.stringify(options.plan));
   return new Subject({
     source: "bench/reference-bridge.ts",
     runtime: options.runtime,
     cpuProfDir: options.cpuProfDir,
     verbose: options.verbose,
-    env: { BENCH_PLAN: options.planPath, MATTER_LOG_LEVEL: "notice", NODE_ENV: "production" },
+    nodeArgs: options.nodeArgs,
+    env: { ...options.env, BENCH_PLAN: options.planPath, MATTER_LOG_LEVEL: "notice", NODE_ENV: "production" },
   });
 }
 

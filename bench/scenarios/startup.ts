@@ -6,6 +6,7 @@
  * then stopped and started again on the same data (the usual case: an add-on restart) and timed once more.
  */
 
+import { mkdir } from "node:fs/promises";
 import { onCleanup, runDriver } from "../lib/driver.ts";
 import type { Runtime } from "../lib/paths.ts";
 import type { Subject } from "../lib/subject.ts";
@@ -47,6 +48,13 @@ export interface StartupJob {
   /** Also time a restart on the same data folder. */
   restart?: boolean;
   cpuProfDir?: string;
+  /**
+   * Write a sampling heap profile of every allocation from process start until running (`<subject>.heapprofile`)
+   * and a heap snapshot once running (`<subject>.heapsnapshot`, after a forced GC) into this folder.
+   */
+  heapDir?: string;
+  /** Extra node options for the measured process (e.g. `--max-old-space-size=256`, `--trace-gc`). */
+  nodeArgs?: string[];
   verbose?: boolean;
 }
 
@@ -94,6 +102,7 @@ runDriver<StartupJob, StartupResult>(async (job) => {
   if (job.subject === "hub") await writeHubBridges(folder.path, specs);
   else if (!job.exposed) throw new Error("the reference needs the hub's exposed devices");
 
+  const heapEnv = job.heapDir ? { BENCH_HEAP_SAMPLING: "1" } : undefined;
   /** Starts the subject on the folder and waits until every bridge runs. */
   const launch = async (profileDir: string | undefined): Promise<Launched> => {
     if (job.subject === "hub") {
@@ -103,6 +112,8 @@ runDriver<StartupJob, StartupResult>(async (job) => {
         runtime: job.runtime,
         cpuProfDir: profileDir,
         verbose: job.verbose,
+        env: heapEnv,
+        nodeArgs: job.nodeArgs,
       });
       onCleanup(() => hub.subject.stop());
       const readyMs = await hubReady(hub.subject, job.bridges, START_TIMEOUT_MS);
@@ -124,6 +135,8 @@ runDriver<StartupJob, StartupResult>(async (job) => {
       runtime: job.runtime,
       cpuProfDir: profileDir,
       verbose: job.verbose,
+      env: heapEnv,
+      nodeArgs: job.nodeArgs,
     });
     onCleanup(() => subject.stop());
     const ready = await referenceReady(subject, job.bridges, START_TIMEOUT_MS);
@@ -138,7 +151,12 @@ runDriver<StartupJob, StartupResult>(async (job) => {
 
   const first = await launch(job.cpuProfDir);
   const start = await first.subject.memory(false);
+  if (job.heapDir) {
+    await mkdir(job.heapDir, { recursive: true });
+    await first.subject.heapProfile(`${job.heapDir}/${job.subject}.heapprofile`);
+  }
   const startGc = await first.subject.memory(true);
+  if (job.heapDir) await first.subject.heapSnapshot(`${job.heapDir}/${job.subject}.heapsnapshot`);
   const result: StartupResult = {
     readyMs: first.readyMs,
     readyCpuMs: first.readyCpuMs,

@@ -13,6 +13,8 @@ export interface SuiteContext {
   repeats: number | undefined;
   /** Folder for `--cpu-prof` profiles of the measured processes, when profiling. */
   profileDir: string | undefined;
+  /** Start-up only: folder for heap profiles and snapshots of the measured processes (`--heap`). */
+  heapDir: string | undefined;
   verbose: boolean;
   log(message: string): void;
 }

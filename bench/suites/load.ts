@@ -1,20 +1,30 @@
-/** Suite 3: sustained HA state changes at fixed rates; hub and reference each in fresh processes per rate. */
+/**
+ * Suite 3: sustained HA state changes at fixed rates; hub and reference each in fresh processes per rate. The top
+ * rate (3,000/s) runs 5 times per subject by default and is judged run by run (issue 22: event-loop delay p99 under
+ * 50 ms in 5 of 5 runs, with no growing lag); lower rates run once.
+ */
 import { runJob } from "../lib/jobs.ts";
 import { type Row, row } from "../lib/report.ts";
 import { MB, median } from "../lib/stats.ts";
 import type { LoadJob, LoadResult } from "../scenarios/load.ts";
 import { profileFolder, type SuiteContext, type SuiteOutput } from "./context.ts";
 
+/** The rate whose runs are judged, and the event-loop delay each run must stay under (issue 22). */
+const JUDGED_RATE = 3000;
+const LOOP_P99_MS = 50;
+
 export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
   const entities = ctx.quick ? 100 : 500;
-  const rates = ctx.rates ?? (ctx.quick ? [200, 1000] : [200, 1000, 3000]);
+  // The quick run keeps only the judged rate, at a small home and for a few seconds.
+  const rates = ctx.rates ?? (ctx.quick ? [3000] : [200, 1000, 3000]);
   const durationS = ctx.quick ? 5 : 30;
-  const repeats = ctx.repeats ?? 1;
+  const repeatsOf = (rate: number) => ctx.repeats ?? (rate >= JUDGED_RATE && !ctx.quick ? 5 : 1);
   const runs: { rate: number; hub: LoadResult[]; reference: LoadResult[] }[] = [];
   let exposed: LoadResult["exposed"] | undefined;
   for (const rate of rates) {
     const entry = { rate, hub: [] as LoadResult[], reference: [] as LoadResult[] };
     runs.push(entry);
+    const repeats = repeatsOf(rate);
     for (let r = 0; r < repeats; r++) {
       for (const subject of ["hub", "reference"] as const) {
         ctx.log(`load: ${subject}, ${rate}/s for ${durationS} s over ${entities} entities, run ${r + 1}/${repeats}`);
@@ -45,8 +55,8 @@ export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
       const window = first ? r.probeLagMs.slice(0, 5) : r.probeLagMs.slice(-5);
       return window.length ? median(window.map((p) => p.ms)) : null;
     };
-    const kase = `${rate}/s over ${hub[0]?.entitiesChanged ?? entities} entities, ${durationS} s`;
-    const top = rate === Math.max(...rates) && rate >= 3000;
+    const kase = `${rate}/s over ${hub[0]?.entitiesChanged ?? entities} entities, ${durationS} s, ${hub.length} run${hub.length === 1 ? "" : "s"}`;
+    const top = rate === Math.max(...rates) && rate >= JUDGED_RATE;
     const hubLoop = med(hub, (r) => r.loop.p99);
     rows.push(
       row(
@@ -86,9 +96,48 @@ export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
         "ms",
         hubLoop,
         med(reference, (r) => r.loop.p99),
-        top && hubLoop !== null ? { text: "< 50 ms", pass: hubLoop < 50 } : undefined,
       ),
     );
+    const worst = (results: LoadResult[]) => (results.length ? Math.max(...results.map((r) => r.loop.p99)) : null);
+    rows.push(row("load", kase, "event-loop delay p99, worst run", "ms", worst(hub), worst(reference)));
+    if (top) {
+      // Judged run by run: every run must stay under 50 ms, and none may build a backlog.
+      const loopOk = (r: LoadResult) => r.loop.p99 < LOOP_P99_MS;
+      const lagOk = (r: LoadResult) => {
+        const first = lagWindow(r, true);
+        const last = lagWindow(r, false);
+        return first !== null && last !== null && last <= first + 50 && r.drainMs !== null && r.drainMs <= 1000;
+      };
+      const count = (results: LoadResult[], ok: (r: LoadResult) => boolean) => results.filter(ok).length;
+      rows.push(
+        row(
+          "load",
+          kase,
+          `runs with event-loop delay p99 < ${LOOP_P99_MS} ms`,
+          "runs",
+          count(hub, loopOk),
+          count(reference, loopOk),
+          {
+            text: `all ${hub.length}`,
+            pass: hub.length > 0 && count(hub, loopOk) === hub.length,
+          },
+        ),
+      );
+      rows.push(
+        row(
+          "load",
+          kase,
+          "runs without a growing lag (last 5 s ≤ first 5 s + 50 ms, drain ≤ 1 s)",
+          "runs",
+          count(hub, lagOk),
+          count(reference, lagOk),
+          {
+            text: `all ${hub.length}`,
+            pass: hub.length > 0 && count(hub, lagOk) === hub.length,
+          },
+        ),
+      );
+    }
     const firstLag = med(hub, (r) => lagWindow(r, true));
     const lastLag = med(hub, (r) => lagWindow(r, false));
     const drain = med(hub, (r) => r.drainMs);
@@ -110,9 +159,6 @@ export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
         "ms",
         lastLag,
         med(reference, (r) => lagWindow(r, false)),
-        top && firstLag !== null && lastLag !== null
-          ? { text: "no growth: ≤ first 5 s + 50 ms", pass: lastLag <= firstLag + 50 }
-          : undefined,
       ),
     );
     rows.push(
@@ -123,7 +169,6 @@ export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
         "ms",
         drain,
         med(reference, (r) => r.drainMs),
-        top ? { text: "≤ 1000 ms", pass: drain !== null && drain <= 1000 } : undefined,
       ),
     );
     const growth = (r: LoadResult, field: "heapUsed" | "rss") => (r.memoryAfter[field] - r.memoryBefore[field]) / MB;
@@ -154,7 +199,7 @@ export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
       entities,
       rates,
       durationS,
-      repeats,
+      repeats: rates.map(repeatsOf),
       runs: runs.map(({ rate, hub, reference }) => ({
         rate,
         hub: hub.map(({ exposed: _, ...rest }) => rest),

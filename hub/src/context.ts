@@ -12,6 +12,7 @@ import type { LogRing } from "./logs/log-ring.ts";
 import type { MetricsSources } from "./metrics/metrics-sources.ts";
 import type { PluginService } from "./plugins/plugin-service.ts";
 import type { RecoveryService } from "./recovery/recovery-service.ts";
+import type { HeapSource } from "./system/heap-watch.ts";
 
 /**
  * The hub's small typed context: built once (hub.ts) and passed down. No module keeps its own singleton; tests
@@ -39,4 +40,6 @@ export interface HubContext {
   readonly logs: LogRing;
   readonly auth: BasicAuth;
   readonly metrics: MetricsSources;
+  /** The JavaScript heap's limit and use, watched for running low (system/heap-watch.ts); V8's unless a test fakes it. */
+  readonly heap: HeapSource;
 }

@@ -13,7 +13,6 @@ import { BridgeStore } from "./bridges/bridge-store.ts";
 import { EndpointIdentities } from "./bridges/endpoint-identities.ts";
 import type { HubConfig } from "./config.ts";
 import type { HubContext } from "./context.ts";
-import { startDemoHomeAssistant } from "./demo/demo-home-assistant.ts";
 import { DiagnosticBus } from "./diagnostics/diagnostic-bus.ts";
 import { watchDiagnostics } from "./diagnostics/diagnostic-sources.ts";
 import { healthSources } from "./diagnostics/health-status.ts";
@@ -32,6 +31,7 @@ import { createMatterEnvironment } from "./matter/matter-environment.ts";
 import { PluginService, type PluginTuning } from "./plugins/plugin-service.ts";
 import { RecoveryService } from "./recovery/recovery-service.ts";
 import { SettingsFile } from "./recovery/settings-file.ts";
+import { type HeapSource, v8HeapSource, watchHeap } from "./system/heap-watch.ts";
 
 export interface HubOptions {
   config: HubConfig;
@@ -56,6 +56,8 @@ export interface HubOptions {
    * namespace; the hub's probe for a free port cannot see a port another file is about to bind.
    */
   firstMatterPort?: number;
+  /** Test tuning: heap figures and major GCs from a fake instead of V8 (the low-memory warning). */
+  heapSource?: HeapSource;
 }
 
 export interface Hub {
@@ -92,6 +94,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     if (!ha) {
       // A notice, not a problem: demo mode is what an unconfigured hub is for (the UI shows it on its own).
       log.info("DEMO MODE: no Home Assistant configured (HA_URL unset); using the built-in simulated home");
+      // Loaded only here: the simulator and the demo home are dozens of modules a real installation never needs.
+      const { startDemoHomeAssistant } = await import("./demo/demo-home-assistant.ts");
       const demo = await startDemoHomeAssistant(log.child({ component: "demo-ha" }));
       stops.unshift(() => demo.close());
       ha = { url: demo.url, token: demo.token };
@@ -206,6 +210,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       auth,
       health: healthSources({ bridges, homeAssistant }),
       metrics: metricsSources({ startedAt, bridges, homeAssistant, logRing }),
+      heap: options.heapSource ?? v8HeapSource,
     };
     const app = createHubApp(ctx, createBackupFeatures(ctx, { requestRestart: ctx.requestRestart }));
 
@@ -213,6 +218,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       ctx,
       app,
       start() {
+        const heapLimitMb = Math.round(ctx.heap.limit() / 1024 / 1024);
+        log.info({ heapLimitMb }, `JavaScript heap limit ${heapLimitMb} MB`);
+        const unwatchHeap = watchHeap({ source: ctx.heap, load: () => exposedLoad(bridges), log });
+        stops.unshift(async () => unwatchHeap());
         homeAssistant.start();
         recovery.start();
         bridges
@@ -236,6 +245,12 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     await stopAll();
     throw error;
   }
+}
+
+/** What the low-memory warning says of the home: exposed devices over all bridges. */
+function exposedLoad(bridges: BridgeService): { devices: number; bridges: number } {
+  const list = bridges.list();
+  return { devices: list.reduce((sum, bridge) => sum + bridge.deviceCount, 0), bridges: list.length };
 }
 
 /**

@@ -137,6 +137,7 @@ export async function startHaSimulator(options: HaSimulatorOptions = {}): Promis
       const call = recorder.record(request);
       const behavior = recorder.behavior(call);
       if (behavior?.delayMs) await rt.sleep(behavior.delayMs);
+      if (behavior?.hold) await behavior.hold.catch(() => undefined);
       if (behavior?.fail) throw new HaError(behavior.fail.code, behavior.fail.message);
       return (services as ServiceRegistry).call(request);
     },

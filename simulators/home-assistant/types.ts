@@ -60,6 +60,8 @@ export interface RecordedCall {
 /** Scripted trouble for service calls: a delay before answering and/or a failure instead of the effect. */
 export interface ServiceBehavior {
   delayMs?: number;
+  /** The call takes effect and is answered only once this settles: a call in flight for as long as a test needs. */
+  hold?: Promise<unknown>;
   fail?: { code: string; message: string } | undefined;
   /** Only calls this accepts are affected; all calls when absent. */
   match?: (call: RecordedCall) => boolean;

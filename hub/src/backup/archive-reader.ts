@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import yauzl from "yauzl";
+import type { Entry, ZipFile } from "yauzl";
 import { badRequest, HttpError } from "../../../lib/http-error.ts";
 import { type ArchiveContent, checkContent, checkManifest } from "./archive-content.ts";
 import { classify, type EntryKind, MANIFEST_PATH, unsafePathReason } from "./backup-layout.ts";
@@ -44,7 +44,9 @@ const DOS_DIRECTORY = 0x10;
 export async function readBackupArchive(zip: Buffer, options: ReadOptions): Promise<VerifiedArchive> {
   const { limits, sink } = options;
   if (zip.length > limits.maxArchiveBytes) throw invalid(`the archive is larger than ${mb(limits.maxArchiveBytes)}`);
-  let zipfile: yauzl.ZipFile;
+  // Loaded with the first archive read: a hub that never restores never holds it.
+  const { default: yauzl } = await import("yauzl");
+  let zipfile: ZipFile;
   try {
     zipfile = await yauzl.fromBufferPromise(zip, { lazyEntries: true, autoClose: false, strictFileNames: true });
   } catch {
@@ -93,8 +95,8 @@ export async function readBackupArchive(zip: Buffer, options: ReadOptions): Prom
 }
 
 /** The central directory, every entry checked; nothing is inflated yet. */
-async function listEntries(zipfile: yauzl.ZipFile, limits: BackupLimits) {
-  const listed: { entry: yauzl.Entry; archiveEntry: ArchiveEntry }[] = [];
+async function listEntries(zipfile: ZipFile, limits: BackupLimits) {
+  const listed: { entry: Entry; archiveEntry: ArchiveEntry }[] = [];
   const seen = new Set<string>();
   let total = 0;
   try {
@@ -123,7 +125,7 @@ async function listEntries(zipfile: yauzl.ZipFile, limits: BackupLimits) {
 }
 
 /** Inflates one entry into memory, refusing to hold more than its declared size (or the entry limit). */
-async function inflate(zipfile: yauzl.ZipFile, entry: yauzl.Entry, limits: BackupLimits): Promise<Buffer> {
+async function inflate(zipfile: ZipFile, entry: Entry, limits: BackupLimits): Promise<Buffer> {
   const allowed = Math.min(entry.uncompressedSize, limits.maxEntryBytes);
   const chunks: Buffer[] = [];
   let count = 0;

@@ -3,7 +3,6 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
-import { ZipFile } from "yazl";
 import { HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { MANIFEST_PATH } from "./backup-layout.ts";
@@ -89,9 +88,11 @@ export function manifestFor(
 
 /**
  * Streams the ZIP (yazl): the manifest first, then each file, with private file modes and the snapshot's time.
- * The snapshot is already in memory, so the stream cannot fail half-way on a file that changed meanwhile.
+ * The snapshot is already in memory, so the stream cannot fail half-way on a file that changed meanwhile. yazl is
+ * loaded with the first backup: a hub that never makes one never holds it.
  */
-export function zipSnapshot(files: SnapshotFile[], manifest: BackupManifest): Readable {
+export async function zipSnapshot(files: SnapshotFile[], manifest: BackupManifest): Promise<Readable> {
+  const { ZipFile } = await import("yazl");
   const zip = new ZipFile();
   const mtime = new Date(manifest.createdAt);
   zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), MANIFEST_PATH, { mtime, mode: 0o100600 });

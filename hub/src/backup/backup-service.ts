@@ -75,7 +75,7 @@ export class BackupService {
     const files = await takeSnapshot(this.#options.dataDir, material, this.#limits, this.#options.log);
     const manifest = manifestFor(files, this.#options.appVersion, material, createdAt);
     this.#options.log.info({ files: files.length, ...material }, "backup created");
-    return { fileName: backupFileName(createdAt), manifest, stream: zipSnapshot(files, manifest) };
+    return { fileName: backupFileName(createdAt), manifest, stream: await zipSnapshot(files, manifest) };
   }
 
   /** Verifies the archive and tells what a restore with `options` would change; changes nothing. */

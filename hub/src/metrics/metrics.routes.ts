@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { type MetricsSnapshot, type MetricsSources, memorySnapshot } from "./metrics-sources.ts";
-import { createPrometheusRegistry } from "./prometheus-registry.ts";
+import type { createPrometheusRegistry } from "./prometheus-registry.ts";
 
 /** Collects the JSON metrics from the sources, now. */
 export function metricsSnapshot(sources: MetricsSources): MetricsSnapshot {
@@ -24,11 +24,14 @@ export function metricsSnapshot(sources: MetricsSources): MetricsSnapshot {
 
 /**
  * `/api/metrics`: the JSON summary (uptime, memory, bridges, Home Assistant link) and the same figures plus
- * Node's process metrics in the Prometheus text format. Call once per process (it builds the registry).
+ * Node's process metrics in the Prometheus text format. Call once per process (the first Prometheus scrape builds
+ * the registry). prom-client and its default metrics (a GC observer, an event-loop monitor) are loaded at that first
+ * scrape: most installations are never scraped, and whatever is alive at start-up makes V8 size the heap larger
+ * (docs/PERFORMANCE.md, "Start-up memory").
  */
 export function metricsRoutes(sources: MetricsSources): Hono {
   const app = new Hono();
-  const registry = createPrometheusRegistry(sources);
+  let registry: Promise<ReturnType<typeof createPrometheusRegistry>> | undefined;
 
   app.get("/", (c) => {
     c.header("Cache-Control", "no-store");
@@ -36,8 +39,15 @@ export function metricsRoutes(sources: MetricsSources): Hono {
   });
 
   app.get("/prometheus", async (c) => {
-    const body = await registry.metrics();
-    return c.body(body, 200, { "Content-Type": registry.contentType, "Cache-Control": "no-store" });
+    registry ??= import("./prometheus-registry.ts")
+      .then((module) => module.createPrometheusRegistry(sources))
+      .catch((error: unknown) => {
+        registry = undefined;
+        throw error;
+      });
+    const prometheus = await registry;
+    const body = await prometheus.metrics();
+    return c.body(body, 200, { "Content-Type": prometheus.contentType, "Cache-Control": "no-store" });
   });
 
   return app;

@@ -43,7 +43,7 @@ export interface TestHubOptions {
   /** Plugin system tuning (short lifecycle time-out, private npm cache...), passed through HubOptions. */
   plugins?: PluginTuning;
   /** Other test tuning of HubOptions. */
-  hubOptions?: Pick<HubOptions, "lockBrakeNow" | "livePingIntervalMs" | "haExposurePollMs">;
+  hubOptions?: Pick<HubOptions, "lockBrakeNow" | "livePingIntervalMs" | "haExposurePollMs" | "heapSource">;
 }
 
 /**

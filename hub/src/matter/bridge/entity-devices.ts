@@ -7,6 +7,7 @@ import type { EntityMappingStore } from "../../entity-mappings/entity-mapping-st
 import { type EntityView, viewEntity } from "../../home-assistant/entity-view.ts";
 import type { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
 import { updateDeviceEndpoint } from "../devices/endpoint-types.ts";
+import { StateWriter } from "../devices/state-writer.ts";
 import { cutUtf8 } from "../matter-strings.ts";
 import { companionRoleOf } from "../model/companion-role.ts";
 import type { CompanionRole, DeviceTypeKey, EntitySnapshot, PinCheck } from "../model/contract.ts";
@@ -57,6 +58,8 @@ export class EntityDevices {
   /** Entities the filter selects that are part of another entity's endpoint (composition.ts): that entity's id. */
   readonly #composed = new Map<string, { name: string; into: string }>();
   readonly #links: CompanionLinks;
+  /** HA state writes of one turn share one transaction per node (state-writer.ts). */
+  readonly writer = new StateWriter();
   readonly #decisions: EntityDecisions;
   readonly #options: EntityDevicesOptions;
   #config: BridgeConfig;
@@ -273,7 +276,8 @@ export class EntityDevices {
     if (!view) return;
     try {
       const companions = this.#links.snapshots(exposed.companions);
-      const result = await updateDeviceEndpoint(exposed.endpoint, this.snapshot(view, exposed.name), companions);
+      const snapshot = this.snapshot(view, exposed.name);
+      const result = await updateDeviceEndpoint(exposed.endpoint, snapshot, companions, this.writer);
       if (result.rebuild) void this.#options.serial(() => this.rebuild(entityId));
     } catch (error) {
       this.#options.log.warn({ entityId, err: error }, "could not update a device");

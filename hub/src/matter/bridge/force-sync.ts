@@ -4,6 +4,7 @@ import type { ForceSyncReport } from "../../bridges/bridge-runtime.ts";
 import { viewEntity } from "../../home-assistant/entity-view.ts";
 import type { HomeAssistantService } from "../../home-assistant/home-assistant-service.ts";
 import { updateDeviceEndpoint } from "../devices/endpoint-types.ts";
+import type { StateWriter } from "../devices/state-writer.ts";
 import type { EntitySnapshot } from "../model/contract.ts";
 
 /** What force-sync needs of its bridge. */
@@ -17,6 +18,8 @@ export interface ForceSyncTarget {
   rebuild(entityId: string): Promise<void>;
   /** Runs `task` in the bridge's queue, after what is pending. */
   serial<T>(task: () => Promise<T>): Promise<T>;
+  /** The bridge's state writer: the corrections share transactions. */
+  writer: StateWriter;
 }
 
 /**
@@ -39,18 +42,21 @@ export async function forceSync(target: ForceSyncTarget): Promise<ForceSyncRepor
   return target.serial(async () => {
     let correctedAttributes = 0;
     const devices = [...target.devices()];
-    for (const [entityId, exposed] of devices) {
-      if (!viewEntity(target.ha.model, entityId)) continue;
+    // Started together so their writes share transactions; each endpoint's own updates still run in order.
+    const updates = devices.map(async ([entityId, exposed]) => {
+      if (!viewEntity(target.ha.model, entityId)) return undefined;
       const snapshot = target.snapshot(entityId, exposed.name);
-      if (!snapshot) continue;
+      if (!snapshot) return undefined;
       try {
-        const result = await updateDeviceEndpoint(exposed.endpoint, snapshot);
+        const result = await updateDeviceEndpoint(exposed.endpoint, snapshot, undefined, target.writer);
         correctedAttributes += result.changed.length;
-        if (result.rebuild) await target.rebuild(entityId);
+        return result.rebuild ? entityId : undefined;
       } catch (error) {
         target.log.warn({ entityId, err: error }, "force-sync: could not update a device");
+        return undefined;
       }
-    }
+    });
+    for (const entityId of await Promise.all(updates)) if (entityId) await target.rebuild(entityId);
     const exposedNow = target.devices();
     const missedChanges = missed.filter((id) => exposedNow.has(id)).length;
     return { devices: devices.length, missedChanges, correctedAttributes, haStateReread };

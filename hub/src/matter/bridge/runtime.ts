@@ -197,6 +197,7 @@ export class MatterBridgeRuntime implements BridgeRuntime {
       },
       rebuild: (entityId) => this.#devices.rebuild(entityId),
       serial: (task) => this.#serial(task),
+      writer: this.#devices.writer,
     });
     this.#log.info(report, `bridge "${this.#config.name}" force-synced`);
     return report;

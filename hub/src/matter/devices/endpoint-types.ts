@@ -7,13 +7,13 @@
 import { Endpoint, isDeepEqual } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
 import { bindingOfEndpoint, type EntityBinding, HaEntityBehavior } from "../behaviors/ha-entity-behavior.ts";
-import { markOrigin } from "../behaviors/write-forwarder.ts";
 import { cutUtf8, hashedId } from "../matter-strings.ts";
 import type { ActionSink, Companions, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../model/contract.ts";
 import { NO_PIN_REQUIRED } from "../model/contract.ts";
 import { FACETS, type Facet } from "./facets/index.ts";
 import { KINDS, type KindContext, type StatePatch } from "./kinds/index.ts";
 import { mergePatches, withoutUndefined } from "./kinds/kind.ts";
+import { type StateWriter, writeAlone } from "./state-writer.ts";
 
 /** Input of {@link createDeviceEndpoint}. */
 export interface DeviceEndpointOptions {
@@ -169,26 +169,12 @@ function differences(
   return { changes, changed };
 }
 
-/** Writes `changes` in one transaction tagged as HA state, so no write forwarder sends them back to HA. */
-async function apply(endpoint: Endpoint, changes: StatePatch): Promise<void> {
-  await endpoint.act("ha-state", async (agent) => {
-    const transaction = agent.context.transaction;
-    markOrigin(transaction, "ha-state");
-    await transaction.begin();
-    for (const [id, values] of Object.entries(changes)) {
-      const type = endpoint.behaviors.supported[id];
-      if (type === undefined) continue;
-      const behavior = agent.get(type);
-      await transaction.addResources(behavior);
-      Object.assign(behavior.state as Record<string, unknown>, values);
-    }
-  });
-}
-
 /**
  * Brings an endpoint made by {@link createDeviceEndpoint} up to `snapshot`: `reachable` from `unavailable`,
  * the name, and every attribute the kind derives from the state. Only changed attributes are written. Calls for
- * one endpoint run one after the other in call order.
+ * one endpoint run one after the other in call order: the next one starts once the previous one's write committed.
+ * With a `writer`, the write shares a transaction with the other endpoints' writes of the same turn (state-writer.ts);
+ * without, it has its own.
  *
  * While a controller command on the endpoint waits for its HA call, the write waits for that command's lock; so
  * never await this in the code path that delivers HA call results, or both would wait on each other.
@@ -197,6 +183,7 @@ export function updateDeviceEndpoint(
   endpoint: Endpoint,
   snapshot: EntitySnapshot,
   companions?: Companions,
+  writer?: StateWriter,
 ): Promise<DeviceUpdate> {
   const binding = bindingOfEndpoint(endpoint);
   if (!binding) throw new Error(`${endpoint} was not created by createDeviceEndpoint`);
@@ -212,7 +199,7 @@ export function updateDeviceEndpoint(
     // The endpoint lacks the clusters of a new companion until it is rebuilt: only the facets it was built with.
     const facets = rebuild ? [] : facetsOf(context.companions);
     const { changes, changed } = differences(endpoint, projection(binding, serverMode), facets);
-    if (changed.length > 0) await apply(endpoint, changes);
+    if (changed.length > 0) await (writer ? writer.write(endpoint, changes) : writeAlone(endpoint, changes));
     await KINDS[binding.key].afterUpdate?.(endpoint, previous, snapshot);
     for (const facet of facets) await facet.afterUpdate?.(endpoint, changed);
     return { changed, rebuild };

@@ -9,7 +9,7 @@
 import { type Behavior, Endpoint, type MutableEndpoint } from "@matter/main";
 import { BridgedDeviceBasicInformationServer } from "@matter/main/behaviors/bridged-device-basic-information";
 import { cutUtf8 } from "../matter-strings.ts";
-import { type CameraDeviceParts, cameraDevice } from "./camera-endpoint.ts";
+import type { CameraDeviceParts } from "./camera-endpoint.ts";
 import { type Attributes, CLUSTER_SERVERS, isPluginClusterId } from "./cluster-servers.ts";
 import { isPluginDeviceType, PLUGIN_DEVICE_TYPES } from "./device-types.ts";
 import type { BuiltinEndpoint, PluginDeviceSpec } from "./seam.ts";
@@ -63,7 +63,7 @@ export function checkPluginDevice(spec: PluginDeviceSpec): Map<string, Attribute
 }
 
 /** A new, not yet added Endpoint for the registration (checked first). */
-export function createPluginEndpoint(spec: PluginDeviceSpec): Endpoint {
+export async function createPluginEndpoint(spec: PluginDeviceSpec): Promise<Endpoint> {
   const clusters = checkPluginDevice(spec);
   const state: Record<string, Attributes> = {};
   let type: MutableEndpoint;
@@ -73,7 +73,7 @@ export function createPluginEndpoint(spec: PluginDeviceSpec): Endpoint {
     type = PLUGIN_DEVICE_TYPES[key as keyof typeof PLUGIN_DEVICE_TYPES].device.with(...servers);
     for (const [id, attributes] of clusters) state[id] = { ...CLUSTER_SERVERS[id]!.defaults(attributes, key), ...attributes };
   } else {
-    const parts = builtinEndpoint(spec.endpointType!);
+    const parts = await builtinEndpoint(spec.endpointType!);
     type = parts.endpointType;
     for (const { clusterId, attributes } of parts.clusters) state[clusterId] = { ...attributes };
     for (const [id, attributes] of clusters) state[id] = { ...state[id], ...attributes };
@@ -88,9 +88,12 @@ export function createPluginEndpoint(spec: PluginDeviceSpec): Endpoint {
   return new Endpoint(type.with(BridgedDeviceBasicInformationServer), { id: spec.endpointId, ...state } as Endpoint.Options);
 }
 
-/** The endpoint type and initial state of a built-in's device kind. */
-function builtinEndpoint(endpoint: BuiltinEndpoint): CameraDeviceParts {
-  if (endpoint.kind === "camera") return cameraDevice(endpoint.backend);
+/**
+ * The endpoint type and initial state of a built-in's device kind. The camera's clusters (AV streams, WebRTC, zones)
+ * are loaded with the first camera: a hub without one never holds them.
+ */
+async function builtinEndpoint(endpoint: BuiltinEndpoint): Promise<CameraDeviceParts> {
+  if (endpoint.kind === "camera") return (await import("./camera-endpoint.ts")).cameraDevice(endpoint.backend);
   throw new PluginDeviceError(`unknown built-in device kind "${String((endpoint as { kind?: unknown }).kind)}"`);
 }
 

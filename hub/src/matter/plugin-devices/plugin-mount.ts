@@ -20,7 +20,7 @@ export interface DeviceHost {
 
 /** Adds the device to the node (live) and starts reporting controller changes to `spec.onWrite`. */
 export async function mountPluginDevice(node: DeviceHost, spec: PluginDeviceSpec): Promise<MountedPluginDevice> {
-  const endpoint = createPluginEndpoint(spec);
+  const endpoint = await createPluginEndpoint(spec);
   try {
     await node.addDevice(endpoint);
   } catch (error) {

@@ -24,20 +24,26 @@ export interface RecordedCall {
   data?: Record<string, unknown>;
 }
 
-/** An ActionSink that records every call; set `failWith` to make HA refuse the next calls. */
+/**
+ * An ActionSink that records every call; set `failWith` to make HA refuse the next calls, `hold` to keep their
+ * answers back until it settles (a command in flight).
+ */
 export class FakeActionSink implements ActionSink {
   readonly calls: RecordedCall[] = [];
   failWith: Error | undefined;
+  hold: Promise<unknown> | undefined;
 
   async call(call: RecordedCall): Promise<void> {
     this.calls.push(call);
+    if (this.hold) await this.hold;
     if (this.failWith) throw this.failWith;
   }
 
-  /** Forgets recorded calls and stops refusing. */
+  /** Forgets recorded calls, stops refusing and holding. */
   reset(): void {
     this.calls.length = 0;
     this.failWith = undefined;
+    this.hold = undefined;
   }
 }
 

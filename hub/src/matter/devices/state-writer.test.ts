@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, test } from "node:test";
+import type { Endpoint } from "@matter/main";
+import { createTestBridge, invoke, snapshot, type TestBridge } from "../../../test/support/devices/device-harness.ts";
+import { updateDeviceEndpoint } from "./endpoint-types.ts";
+import { MAX_SHARED, StateWriter } from "./state-writer.ts";
+
+type Events = Record<string, Record<string, { on(listener: (value: unknown) => void): void }>>;
+type State = Record<string, Record<string, unknown>>;
+
+const onOffOf = (endpoint: Endpoint) => (endpoint.state as unknown as State).onOff?.onOff;
+
+/** Every committed value of `behavior.attribute`, in commit order. */
+function recordChanges(endpoint: Endpoint, behavior: string, attribute: string): unknown[] {
+  const seen: unknown[] = [];
+  (endpoint.events as unknown as Events)[behavior]?.[`${attribute}$Changed`]?.on((value) => seen.push(value));
+  return seen;
+}
+
+/** Resolves after the writer's flush of this turn and the commits it starts (no timing involved). */
+const settle = (promises: Promise<unknown>[]) => Promise.allSettled(promises);
+
+describe("HA state writes share transactions per node and turn", () => {
+  let bridge: TestBridge;
+  const lights: Endpoint[] = [];
+  /** More lights, for a burst beyond one shared transaction. */
+  const extra: Endpoint[] = [];
+  let dimmer: Endpoint;
+
+  before(async () => {
+    bridge = await createTestBridge("state-writer");
+    for (let i = 0; i < 6; i++) lights.push(await bridge.add("on_off_light", snapshot(`light.l${i}`, "off")));
+    dimmer = await bridge.add("dimmable_light", snapshot("light.dimmer", "on", { brightness: 100 }));
+    for (let i = 0; i < 30; i++) extra.push(await bridge.add("on_off_light", snapshot(`light.extra${i}`, "off")));
+    await bridge.start();
+  });
+  after(async () => {
+    await bridge?.close();
+  });
+  beforeEach(() => bridge.actions.reset());
+
+  test("writes to several endpoints in one turn: one transaction, every value committed", async () => {
+    const writer = new StateWriter();
+    await settle(lights.map((light) => writer.write(light, { onOff: { onOff: true } })));
+    assert.deepEqual(writer.stats, { shared: 1, alone: 0 });
+    assert.deepEqual(
+      lights.map((light) => onOffOf(light)),
+      lights.map(() => true),
+    );
+    await settle(lights.map((light) => writer.write(light, { onOff: { onOff: false } })));
+    assert.deepEqual(writer.stats, { shared: 2, alone: 0 });
+  });
+
+  test("a burst larger than a shared transaction takes: groups of 16, every value committed", async () => {
+    const writer = new StateWriter();
+    const many = [...lights, ...extra];
+    assert.ok(many.length > 2 * MAX_SHARED);
+    await settle(many.map((light) => writer.write(light, { onOff: { onOff: true } })));
+    assert.deepEqual(writer.stats, { shared: Math.ceil(many.length / MAX_SHARED), alone: 0 });
+    assert.ok(many.every((light) => onOffOf(light) === true));
+    await settle(many.map((light) => writer.write(light, { onOff: { onOff: false } })));
+    assert.ok(many.every((light) => onOffOf(light) === false));
+  });
+
+  test("updates keep their order per endpoint: same endpoint several times, other endpoints, consecutive turns", async () => {
+    const writer = new StateWriter();
+    const [a, b, c] = lights as [Endpoint, Endpoint, Endpoint];
+    const seenA = recordChanges(a, "onOff", "onOff");
+    const seenB = recordChanges(b, "onOff", "onOff");
+    const seenC = recordChanges(c, "onOff", "onOff");
+    // One turn: A on, off, on; B on; C on, off. Then a second turn: B off, C on.
+    const first = [
+      updateDeviceEndpoint(a, snapshot("light.l0", "on"), undefined, writer),
+      updateDeviceEndpoint(b, snapshot("light.l1", "on"), undefined, writer),
+      updateDeviceEndpoint(a, snapshot("light.l0", "off"), undefined, writer),
+      updateDeviceEndpoint(c, snapshot("light.l2", "on"), undefined, writer),
+      updateDeviceEndpoint(a, snapshot("light.l0", "on"), undefined, writer),
+      updateDeviceEndpoint(c, snapshot("light.l2", "off"), undefined, writer),
+    ];
+    await Promise.all(first);
+    await Promise.all([
+      updateDeviceEndpoint(b, snapshot("light.l1", "off"), undefined, writer),
+      updateDeviceEndpoint(c, snapshot("light.l2", "on"), undefined, writer),
+    ]);
+    assert.deepEqual(seenA, [true, false, true]);
+    assert.deepEqual(seenB, [true, false]);
+    assert.deepEqual(seenC, [true, false, true]);
+    // The first changes of A, B and C shared one transaction; no write of an endpoint shared one with its own next.
+    assert.ok(writer.stats.shared >= 1, JSON.stringify(writer.stats));
+    assert.ok(writer.stats.shared + writer.stats.alone <= 5, JSON.stringify(writer.stats));
+  });
+
+  test("an endpoint held by a command in flight waits alone; the others commit without waiting for it", async () => {
+    const writer = new StateWriter();
+    const [held, free] = lights.slice(3) as [Endpoint, Endpoint];
+    let release = () => {};
+    bridge.actions.hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The controller turns `held` on; HA has not answered yet, so the command holds the endpoint's OnOff state.
+    const command = invoke(held, "onOff", "on");
+    await waitUntil(() => bridge.actions.calls.length === 1);
+    let heldWritten = false;
+    const heldWrite = writer.write(held, { onOff: { onOff: false } }).then(() => {
+      heldWritten = true;
+    });
+    await writer.write(free, { onOff: { onOff: true } });
+    assert.equal(onOffOf(free), true);
+    assert.equal(heldWritten, false, "the held endpoint's write waits for the command");
+    release();
+    await command;
+    await heldWrite;
+    // HA's state, written after the command committed, is what the endpoint shows.
+    assert.equal(onOffOf(held), false);
+    assert.deepEqual(writer.stats, { shared: 1, alone: 1 });
+  });
+
+  test("a value matter.js refuses fails only its own endpoint's write", async () => {
+    const writer = new StateWriter();
+    const [a, b] = lights.slice(4) as [Endpoint, Endpoint];
+    const results = await settle([
+      writer.write(a, { onOff: { onOff: true } }),
+      writer.write(dimmer, { levelControl: { currentLevel: 1000 } }),
+      writer.write(b, { onOff: { onOff: true } }),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["fulfilled", "rejected", "fulfilled"],
+    );
+    assert.equal(onOffOf(a), true);
+    assert.equal(onOffOf(b), true);
+    assert.notEqual((dimmer.state as unknown as State).levelControl?.currentLevel, 1000);
+  });
+});
+
+/** Polls a condition on the event loop, without a time budget of its own (the test's timeout bounds it). */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}

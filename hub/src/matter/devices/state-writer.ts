@@ -1,0 +1,179 @@
+/**
+ * HA state → matter.js attribute writes, gathered per bridge node: the writes that become due in one event-loop turn
+ * (one WebSocket frame from HA carries every `subscribe_entities` event of a moment, since the hub asks for
+ * `coalesce_messages`) share matter.js transactions, up to {@link MAX_SHARED} endpoints each, instead of one per
+ * endpoint; each further group starts one event-loop turn after the one before, so a large burst (a reconnect's
+ * snapshot, force-sync, a backlog) never holds the event loop in one stretch.
+ *
+ * Why no more than 16 endpoints share one: matter.js 0.17 checks each participant joining a transaction against
+ * every participant already in it by their `toString()` (Tx.addParticipants), so a transaction's cost grows with
+ * the square of the behaviors it writes. Measured per write (dimmable lights, onOff + currentLevel): 16 endpoints per
+ * transaction cost the same CPU as one transaction each; 100 took 2.3×, 400 took 4-6× (docs/PERFORMANCE.md, "Load at
+ * 3,000 changes/s").
+ *
+ * What stays as it was:
+ * - Per endpoint order: `updateDeviceEndpoint` queues each endpoint's updates and hands the next one in only after
+ *   the previous write committed, so two changes of one endpoint never share a transaction or swap places.
+ * - Commands in flight: an endpoint whose state a command transaction holds (a command waiting for its HA call)
+ *   is left out of the shared transaction and written alone once the command is done, exactly as before; the shared
+ *   transaction never waits for a lock, so a slow command holds up only its own endpoint.
+ * - Refused values: when matter.js refuses anything in a shared transaction it rolls all of it back; each of its
+ *   writes is then made alone, so a bad value fails only its own endpoint.
+ */
+import { type Endpoint, Transaction } from "@matter/main";
+import { markOrigin } from "../behaviors/write-forwarder.ts";
+import type { StatePatch } from "./kinds/index.ts";
+
+type Agent = ReturnType<Endpoint["agentFor"]>;
+type ActionContext = Parameters<Endpoint["agentFor"]>[0];
+type Behavior = ReturnType<Agent["get"]>;
+
+/** The most endpoints written in one shared transaction (see above). */
+export const MAX_SHARED = 16;
+
+interface PendingWrite {
+  endpoint: Endpoint;
+  changes: StatePatch;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** How the writes went so far: shared transactions, and writes that went alone (locked, refused, or no node). */
+export interface StateWriterStats {
+  shared: number;
+  alone: number;
+}
+
+export class StateWriter {
+  #pending: PendingWrite[] = [];
+  #scheduled = false;
+  readonly #stats: StateWriterStats = { shared: 0, alone: 0 };
+
+  /** Counters since construction, for tests and diagnostics. */
+  get stats(): Readonly<StateWriterStats> {
+    return { ...this.#stats };
+  }
+
+  /**
+   * Writes `changes` (behavior id → attribute values) to the endpoint, tagged as HA state, together with the other
+   * writes of this turn on the same node. Resolves once they are committed; rejects with matter.js's error when the
+   * write failed on its own.
+   */
+  write(endpoint: Endpoint, changes: StatePatch): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ endpoint, changes, resolve, reject });
+      if (this.#scheduled) return;
+      this.#scheduled = true;
+      // After the current turn: every event of the frame being handled has queued its write by then.
+      setImmediate(() => this.#flush());
+    });
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    const pending = this.#pending;
+    this.#pending = [];
+    const byNode = new Map<Endpoint, PendingWrite[]>();
+    for (const write of pending) {
+      const owner = write.endpoint.lifecycle.isReady ? write.endpoint.owner : undefined;
+      if (!owner) {
+        this.#alone(write);
+        continue;
+      }
+      const group = byNode.get(owner) ?? [];
+      byNode.set(owner, group);
+      group.push(write);
+    }
+    let turn = 0;
+    for (const [owner, group] of byNode) {
+      for (let start = 0; start < group.length; start += MAX_SHARED) {
+        const chunk = group.slice(start, start + MAX_SHARED);
+        // The first group now, each further one a turn later: other work (reports, HA frames) runs in between.
+        if (turn === 0) void this.#shared(owner, chunk);
+        else later(turn, () => void this.#shared(owner, chunk));
+        turn++;
+      }
+    }
+  }
+
+  /** One transaction, hosted by the devices' parent, for every write whose endpoint nobody else holds. */
+  async #shared(owner: Endpoint, group: PendingWrite[]): Promise<void> {
+    if (group.length === 1) return this.#alone(group[0] as PendingWrite);
+    const joined: PendingWrite[] = [];
+    const held: PendingWrite[] = [];
+    try {
+      await owner.act("ha-state", async (agent) => {
+        const transaction = agent.context.transaction;
+        markOrigin(transaction, "ha-state");
+        await transaction.begin();
+        for (const write of group) {
+          const behaviors = behaviorsOf(write.endpoint, agent.context, write.changes);
+          if (behaviors.some((behavior) => lockedElsewhere(behavior, transaction))) {
+            held.push(write);
+            continue;
+          }
+          transaction.addResourcesSync(...behaviors);
+          joined.push(write);
+          assign(behaviors, write.changes);
+        }
+      });
+    } catch {
+      // Rolled back as a whole: each write again by itself, so only a refused one fails.
+      for (const write of group) this.#alone(write);
+      return;
+    }
+    if (joined.length > 0) this.#stats.shared++;
+    for (const write of joined) write.resolve();
+    for (const write of held) this.#alone(write);
+  }
+
+  #alone(write: PendingWrite): void {
+    this.#stats.alone++;
+    writeAlone(write.endpoint, write.changes).then(write.resolve, write.reject);
+  }
+}
+
+/** Runs `task` after `turns` further event-loop turns. */
+function later(turns: number, task: () => void): void {
+  if (turns <= 0) task();
+  else setImmediate(() => later(turns - 1, task));
+}
+
+/** The endpoint's behaviors named in `changes`, in this context (unknown ids skipped). */
+function behaviorsOf(endpoint: Endpoint, context: ActionContext, changes: StatePatch): Behavior[] {
+  const agent = endpoint.agentFor(context);
+  const behaviors: Behavior[] = [];
+  for (const id of Object.keys(changes)) {
+    const type = endpoint.behaviors.supported[id];
+    if (type !== undefined) behaviors.push(agent.get(type));
+  }
+  return behaviors;
+}
+
+function assign(behaviors: Behavior[], changes: StatePatch): void {
+  for (const behavior of behaviors) {
+    Object.assign(behavior.state as Record<string, unknown>, changes[behavior.type.id]);
+  }
+}
+
+/** Whether another transaction holds the behavior's state (a command in flight). */
+function lockedElsewhere(behavior: Behavior, transaction: Transaction): boolean {
+  let resource: Transaction.Resource = behavior;
+  for (let next = resource[Transaction.Resource.reference]; next; next = next[Transaction.Resource.reference]) resource = next;
+  return resource.lockedBy !== undefined && resource.lockedBy !== transaction;
+}
+
+/**
+ * Writes `changes` in a transaction of the endpoint's own, tagged as HA state so no write forwarder sends them back
+ * to HA; waits for a command holding the endpoint to finish first.
+ */
+export async function writeAlone(endpoint: Endpoint, changes: StatePatch): Promise<void> {
+  await endpoint.act("ha-state", async (agent) => {
+    const transaction = agent.context.transaction;
+    markOrigin(transaction, "ha-state");
+    await transaction.begin();
+    const behaviors = behaviorsOf(endpoint, agent.context, changes);
+    await transaction.addResources(...behaviors);
+    assign(behaviors, changes);
+  });
+}
