@@ -6,6 +6,7 @@ import { AuthRepository } from "../auth/auth.repository.ts";
 import { BotsRepository } from "../bots/bots.repository.ts";
 import { BrandingRepository } from "../branding/branding.repository.ts";
 import { IntegrationsRepository } from "../integrations/integrations.repository.ts";
+import { serverRow } from "../servers/server-row.fixture.ts";
 import { ServersRepository } from "../servers/servers.repository.ts";
 import type { Database } from "./schema.ts";
 
@@ -18,33 +19,7 @@ const NOW = "2026-11-27T10:00:00.000Z";
 const TIMES = 8;
 const together = <T>(work: (i: number) => Promise<T>) => Promise.all(Array.from({ length: TIMES }, (_, i) => work(i)));
 
-const server = (id: string) => ({
-  id,
-  name: id,
-  slug: id,
-  server_name: `${id}.test`,
-  internal_url: `http://${id}.test`,
-  public_url: `https://${id}.test`,
-  admin_token_enc: "v1:x",
-  notes: null,
-  public_domain: null,
-  route_prefix: null,
-  branding_profile_id: null,
-  registration_mode: null,
-  managed_mode: null,
-  status: "draft",
-  enabled: 0,
-  last_diag_at: null,
-  last_diag_ok: null,
-  token_rotated_at: null,
-  created_at: NOW,
-  updated_at: NOW,
-  kind: "synapse" as const,
-  mas_url: null,
-  mas_public_url: null,
-  mas_client_id: null,
-  mas_client_secret_enc: null,
-});
+const server = (id: string) => serverRow(id, NOW);
 
 const profile = (id: string) => ({
   id,

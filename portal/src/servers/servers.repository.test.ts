@@ -4,36 +4,11 @@ import type { Kysely } from "kysely";
 import { openTestDatabase } from "../../test/support/test-database.ts";
 import type { Database } from "../db/schema.ts";
 import { GENERATIONS, WriteGeneration } from "../db/write-generation.ts";
+import { serverRow } from "./server-row.fixture.ts";
 import { ServersRepository } from "./servers.repository.ts";
 
 const NOW = "2026-11-24T10:00:00.000Z";
-const row = (id: string) => ({
-  id,
-  name: id,
-  slug: id,
-  server_name: `${id}.test`,
-  internal_url: `http://${id}.test`,
-  public_url: `https://${id}.test`,
-  admin_token_enc: "v1:x",
-  notes: null,
-  public_domain: null,
-  route_prefix: null,
-  branding_profile_id: null,
-  registration_mode: null,
-  managed_mode: null,
-  status: "draft",
-  enabled: 0,
-  last_diag_at: null,
-  last_diag_ok: null,
-  token_rotated_at: null,
-  created_at: NOW,
-  updated_at: NOW,
-  kind: "synapse" as const,
-  mas_url: null,
-  mas_public_url: null,
-  mas_client_id: null,
-  mas_client_secret_enc: null,
-});
+const row = (id: string) => serverRow(id, NOW);
 
 describe("servers repository: rows kept in memory", () => {
   let db: Kysely<Database>;
