@@ -5,16 +5,16 @@
  * once the heap is back well below it, the next crossing warns again.
  */
 import { constants, PerformanceObserver } from "node:perf_hooks";
-import { getHeapStatistics } from "node:v8";
+import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
 import type { Logger } from "../../../lib/logger.ts";
 
 /** Where heap figures come from: V8 in production, a fake in tests. */
 export interface HeapSource {
-  /** The heap limit in bytes (`--max-old-space-size` plus the young generation). */
+  /** The old generation's limit in bytes: what `--max-old-space-size` sets, and what running out of means dying. */
   limit(): number;
-  /** Bytes of the heap in use right now. */
+  /** Bytes of the old generation in use right now (after a major GC: what is alive). */
   used(): number;
-  /** Calls `listener` after each major (mark-compact) garbage collection; returns the function that stops it. */
+  /** Calls `listener` after major (mark-compact) garbage collections; returns the function that stops it. */
   onMajorGc(listener: () => void): () => void;
 }
 
@@ -36,11 +36,38 @@ export interface HeapWatchOptions {
 }
 
 const MB = 1024 * 1024;
+/** V8's young generation: three semi-spaces of 16 MB on 64-bit unless `--max-semi-space-size` says otherwise. */
+const DEFAULT_SEMI_SPACE_MB = 16;
+const YOUNG_SPACES = new Set(["new_space", "new_large_object_space"]);
 
-/** V8's own figures: the limit and the used size from `v8.getHeapStatistics()`, major GCs from `perf_hooks`. */
+/** The value of a V8 size option (MB) given to this process on its command line or in NODE_OPTIONS. */
+function nodeOption(name: string): number | undefined {
+  const args = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+  const pattern = new RegExp(`^--${name.replaceAll("-", "[-_]")}=(\\d+)$`);
+  for (const arg of args.reverse()) {
+    const match = pattern.exec(arg);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
+
+/**
+ * V8's own figures. `heap_size_limit` adds the young generation to `--max-old-space-size`; the process dies when the
+ * old generation is full, so the limit is the old generation's (the option when given, else the total minus the
+ * young generation) and the use is that of every space but the young ones. Major GCs come from `perf_hooks`.
+ */
 export const v8HeapSource: HeapSource = {
-  limit: () => getHeapStatistics().heap_size_limit,
-  used: () => getHeapStatistics().used_heap_size,
+  limit() {
+    const old = nodeOption("max-old-space-size");
+    if (old !== undefined) return old * MB;
+    const semi = nodeOption("max-semi-space-size") ?? DEFAULT_SEMI_SPACE_MB;
+    return Math.max(0, getHeapStatistics().heap_size_limit - 3 * semi * MB);
+  },
+  used() {
+    let used = 0;
+    for (const space of getHeapSpaceStatistics()) if (!YOUNG_SPACES.has(space.space_name)) used += space.space_used_size;
+    return used;
+  },
   onMajorGc(listener) {
     const observer = new PerformanceObserver((list) => {
       const major = list.getEntries().some((entry) => {
@@ -81,5 +108,7 @@ export function watchHeap(options: HeapWatchOptions): () => void {
         "If it reaches the limit the hub stops. Expose fewer entities, or raise the add-on option heap_size_mb " +
         "if the host has memory to spare (DOCS.md, option heap_size_mb).",
     );
+    // Out to the log now: if the heap does run out, V8 ends the process before buffered lines are written.
+    log.flush();
   });
 }
