@@ -95,6 +95,9 @@ export class RegistrationService {
     }
     if (!TOKEN_SYNTAX.test(input.token)) throw tokenRefused(REFUSALS.unknown);
     const inspection = await this.inspect(server, input.token);
+    // A refusal uses nothing: it needs no claim, and the admin API was asked once.
+    const refusal = refusalOf(inspection);
+    if (refusal) throw tokenRefused(refusal);
     if (inspection?.state === "valid" && inspection.unlimited) return { userId: await this.signUp(server, input, inspection) };
     // Inspected again under the claim: another sign-up may have used the token's last use meanwhile.
     const userId = await this.claims.run(server.id, input.token, () => this.signUp(server, input));
