@@ -18,8 +18,20 @@ async function tokenOperation(method: string, path: string, body: () => Promise<
   if (operation === "create") return match[1] === undefined ? "create" : match[1] === "/batch" ? "batch" : undefined;
   if (match[1] === undefined) return undefined;
   if (operation !== "disable") return operation;
-  // PATCH's body (already read and cached by the handler) says `{"action":"enable"}` for an enable (MAS: unrevoke).
-  return /"action"\s*:\s*"enable"/.test(await body().catch(() => "")) ? "enable" : "disable";
+  // PATCH's body (already read, size-limited and cached by the handler) says `{"action":"enable"}` for an enable.
+  return actionOf(await body().catch(() => "")) === "enable" ? "enable" : "disable";
+}
+
+/** The `action` of a PATCH body, if it is a JSON object with a string one; anything else (empty, malformed) none. */
+function actionOf(text: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null && "action" in parsed && typeof parsed.action === "string"
+      ? parsed.action
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
