@@ -19,6 +19,7 @@ import { Subject } from "../lib/subject.ts";
 import { freeTcpPort, tempFolder } from "../lib/world.ts";
 import type { ProbeMemory } from "../sut-probe.ts";
 import { BENCH_HS_ADMIN_TOKEN, BENCH_SERVER_NAME } from "./homeserver-constants.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminClient, login } from "./portal-admin.ts";
 import { type LoadStats, type Pace, runCannon } from "./portal-load.ts";
 
 export interface PortalJob {
@@ -61,9 +62,6 @@ export interface PortalResult {
   };
   memoryAfter: ProbeMemory;
 }
-
-const ADMIN_EMAIL = "bench@portal.test";
-const ADMIN_PASSWORD = "bench-admin-password-1";
 
 runDriver<PortalJob, PortalResult>(
   async (job) => {
@@ -326,31 +324,6 @@ function insertAuditRows(file: string, rows: number): void {
   } finally {
     db.close();
   }
-}
-
-async function login(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: base },
-    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-  });
-  if (response.status !== 200) throw new Error(`login: ${response.status} ${await response.text()}`);
-  const cookie = response.headers.getSetCookie().find((line) => line.startsWith("portal_session="));
-  if (!cookie) throw new Error("login set no session cookie");
-  return cookie.split(";")[0] as string;
-}
-
-function adminClient(base: string, cookie: string) {
-  return async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { cookie, origin: base, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
 }
 
 /** One client, one request after the other: the latency a single admin sees. */
