@@ -141,10 +141,7 @@ log(
 );
 const ctx: SuiteContext = {
   quick: values.quick,
-  nodeArgs: [
-    ...(heapLimitMb === undefined ? [] : [`--max-old-space-size=${heapLimitMb}`]),
-    ...(process.env.XP_NODE_ARGS?.split(" ") ?? []),
-  ],
+  nodeArgs: heapLimitMb === undefined ? [] : [`--max-old-space-size=${heapLimitMb}`],
   entities,
   rates,
   runtime,
