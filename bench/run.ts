@@ -4,13 +4,18 @@
  * bench/results/<scenario>.json and prints one table with PASS/MISS for the targets of issues 11, 19 and 22.
  *
  *   npm run bench -- [--scenario startup|latency|load|portal|portal-scale|memory-limit] [--quick] [--repeats N]
- *                    [--runtime compiled|tsx] [--entities N[,N]] [--rates N[,N]] [--profile] [--heap] [--verbose]
+ *                    [--runtime compiled|tsx] [--entities N[,N]] [--rates N[,N]] [--heap-limit MB|none] [--profile]
+ *                    [--heap] [--verbose]
  *
  * --quick: small sizes and one repeat, every target still judged (a smoke run of every code path, not numbers to
  *          quote; under 8 minutes on a quiet machine).
  * --runtime: `compiled` (default) measures the JavaScript `tsc` emits, as production runs it; `tsx` the sources.
  * --entities: start-up cases with these entities per bridge only (e.g. 500); memory-limit: its home's size.
  * --rates: load runs at these rates only (changes per second, e.g. 3000; portal-scale: sign-ups per second).
+ * --heap-limit: the `--max-old-space-size` both the hub and the reference run with in the start-up, latency and load
+ *          scenarios. Default: the limit the add-on gives the hub on this machine (`run.sh --heap-limit-mb`: a
+ *          quarter of the memory, 256-1536 MB), so the hub is measured as users run it and the reference alike;
+ *          `none` for Node's default (docs/PERFORMANCE.md "How it measures"). memory-limit sets its own.
  * portal-scale: SQLite with one and two instances, and PostgreSQL alike when PORTAL_BENCH_DATABASE_URL is set.
  * --profile: write `--cpu-prof` profiles of every measured process to bench/results/profiles/.
  * --heap: start-up only; write a sampling heap profile (every allocation until running) and a heap snapshot
@@ -44,6 +49,7 @@ const { values } = parseArgs({
     repeats: { type: "string" },
     entities: { type: "string" },
     rates: { type: "string" },
+    "heap-limit": { type: "string" },
     runtime: { type: "string", default: "compiled" },
     profile: { type: "boolean", default: false },
     heap: { type: "boolean", default: false },
@@ -53,7 +59,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    "npm run bench -- [--scenario startup|latency|load|portal|portal-scale|memory-limit]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--runtime compiled|tsx] [--profile] [--heap] [--verbose]",
+    "npm run bench -- [--scenario startup|latency|load|portal|portal-scale|memory-limit]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--heap-limit MB|none] [--runtime compiled|tsx] [--profile] [--heap] [--verbose]",
   );
   process.exit(0);
 }
@@ -92,6 +98,29 @@ function build(): Runtime {
   return "tsx";
 }
 
+/** The `--heap-limit` value in MB, `undefined` for none; by default the add-on's own choice for this machine. */
+function heapLimit(option: string | undefined): number | undefined {
+  if (option === "none") return undefined;
+  if (option !== undefined) {
+    const mb = Number(option);
+    if (!Number.isInteger(mb) || mb < 64) {
+      console.error('--heap-limit must be a number of MB (at least 64) or "none"');
+      process.exit(2);
+    }
+    return mb;
+  }
+  const result = spawnSync("bash", [`${REPO}run.sh`, "--heap-limit-mb"], {
+    encoding: "utf8",
+    env: { ...process.env, HUB_HEAP_SIZE_MB: "" },
+  });
+  const mb = Number(result.stdout.trim());
+  if (result.status !== 0 || !Number.isInteger(mb) || mb <= 0) {
+    console.error(`run.sh --heap-limit-mb did not print a limit:\n${result.stdout}${result.stderr}`);
+    process.exit(2);
+  }
+  return mb;
+}
+
 let runtime: Runtime = values.runtime;
 if (runtime === "compiled") runtime = build();
 const rates = values.rates?.split(",").map(Number);
@@ -104,8 +133,15 @@ if (entities?.some((n) => !Number.isInteger(n) || n < 1)) {
   console.error("--entities must be a comma-separated list of entity counts per bridge, e.g. 500 or 250,500");
   process.exit(2);
 }
+const heapLimitMb = heapLimit(values["heap-limit"]);
+log(
+  heapLimitMb === undefined
+    ? "subjects run with Node's default heap limit"
+    : `subjects run with --max-old-space-size=${heapLimitMb}`,
+);
 const ctx: SuiteContext = {
   quick: values.quick,
+  nodeArgs: heapLimitMb === undefined ? [] : [`--max-old-space-size=${heapLimitMb}`],
   entities,
   rates,
   runtime,
@@ -129,7 +165,7 @@ for (const name of names) {
       quick: ctx.quick,
       startedAt,
       durationS: Math.round((performance.now() - began) / 1000),
-      machine: { ...before, loadAverageAfter: machine(runtime).loadAverage },
+      machine: { ...before, loadAverageAfter: machine(runtime).loadAverage, heapLimitMb: heapLimitMb ?? null },
       rows: output.rows,
       data: output.data,
     });

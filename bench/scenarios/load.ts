@@ -11,6 +11,10 @@ import { changeStream } from "../lib/changes.ts";
 import { runDriver } from "../lib/driver.ts";
 import { lightsOf, nextReport, ON_OFF, openSession, type SessionJob } from "../lib/session.ts";
 import { type ExposedDevice, sleep } from "../lib/world.ts";
+
+/** How long a probe waits for its report before counting as lagging by that much. */
+const PROBE_TIMEOUT_MS = 60_000;
+
 import type { ProbeLoop, ProbeMemory } from "../sut-probe.ts";
 
 export interface LoadJob extends SessionJob {
@@ -62,7 +66,7 @@ runDriver<LoadJob, LoadResult>(async (job) => {
     const arrived = nextReport(
       session,
       (r) => r.endpoint === probeEndpoint && r.clusterId === ON_OFF && r.attribute === "onOff" && r.value === target,
-      60_000,
+      PROBE_TIMEOUT_MS,
     );
     const started = performance.now();
     session.apply([{ entityId: probe, state: target ? "on" : "off", patch: { onOff: { onOff: target } } }]);
@@ -100,7 +104,14 @@ runDriver<LoadJob, LoadResult>(async (job) => {
     if (now >= nextProbe) {
       nextProbe += 1000;
       const at = now - started;
-      probes.push(probeOnce().then((ms) => void probeLagMs.push({ at, ms })));
+      // A probe whose report never came counts as the wait it was given up after (a lag of at least that), rather
+      // than losing the run: a subject that far behind is what the lag rows are there to show.
+      probes.push(
+        probeOnce().then(
+          (ms) => void probeLagMs.push({ at, ms }),
+          () => void probeLagMs.push({ at, ms: PROBE_TIMEOUT_MS }),
+        ),
+      );
     }
     await sleep(TICK_MS);
   }

@@ -5,6 +5,11 @@ import type { Row } from "../lib/report.ts";
 export interface SuiteContext {
   quick: boolean;
   runtime: Runtime;
+  /**
+   * Node options both subjects run with in the start-up, latency and load scenarios: the heap limit the add-on sets
+   * (run.ts `--heap-limit`), or none. memory-limit sets its own.
+   */
+  nodeArgs: string[];
   /** Start-up only: run just the cases with these entities per bridge (e.g. [500]). */
   entities: number[] | undefined;
   /** Load only: run just these rates (changes per second). */

@@ -24,6 +24,7 @@ export async function latencySuite(ctx: SuiteContext): Promise<SuiteOutput> {
         entities,
         samples,
         runtime: ctx.runtime,
+        nodeArgs: ctx.nodeArgs,
         ...(subject === "reference" ? { exposed } : {}),
         ...(cpuProfDir ? { cpuProfDir } : {}),
         verbose: ctx.verbose,

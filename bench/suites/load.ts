@@ -35,6 +35,7 @@ export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
           rate,
           durationS,
           runtime: ctx.runtime,
+          nodeArgs: ctx.nodeArgs,
           ...(subject === "reference" ? { exposed } : {}),
           ...(cpuProfDir ? { cpuProfDir } : {}),
           verbose: ctx.verbose,

@@ -68,6 +68,7 @@ export async function compositionRuns(ctx: SuiteContext): Promise<CompositionRun
       home: c.home,
       ...(variant === "empty" ? {} : VARIANTS[variant]),
       runtime: ctx.runtime,
+      nodeArgs: ctx.nodeArgs,
       commission: true,
       ...(folder ? { cpuProfDir: folder } : {}),
       verbose: ctx.verbose,

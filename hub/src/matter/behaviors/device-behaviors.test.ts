@@ -226,7 +226,7 @@ describe("sensors and events from HA", () => {
     assert.deepEqual(events, ['smokeAlarm{"alarmSeverityLevel":2}', "allClear"]);
   });
 
-  test("an HA event is a press: double press sequence; the same timestamp again is no press", async () => {
+  test("an HA event is a press: double press sequence; the same timestamp again is no press; each of a burst is one", async () => {
     const button = devices.button as Endpoint;
     const events = recordEvents(button, "switch", [
       "initialPress",
@@ -248,5 +248,15 @@ describe("sensors and events from HA", () => {
       'shortRelease{"previousPosition":1}',
       'multiPressComplete{"previousPosition":1,"totalNumberOfPressesCounted":2}',
     ]);
+    // Presses that arrive together are each a press: a newer state never supersedes an event entity's older one.
+    const press = (at: string) =>
+      snapshot("event.remote", at, { event_types: ["single", "double", "long"], event_type: "single" });
+    events.length = 0;
+    await Promise.all([
+      updateDeviceEndpoint(button, press("2026-11-23T10:00:00.000+00:00")),
+      updateDeviceEndpoint(button, press("2026-11-23T10:00:01.000+00:00")),
+      updateDeviceEndpoint(button, press("2026-11-23T10:00:02.000+00:00")),
+    ]);
+    assert.equal(events.filter((event) => event.startsWith("initialPress")).length, 3, events.join(" "));
   });
 });

@@ -42,7 +42,7 @@ export function createEntityEndpoint(options: {
   companions: Companions;
   ha: HomeAssistantService;
   pinCheck: PinCheck | undefined;
-}): Endpoint {
+}): Promise<Endpoint> {
   const { bridge, view, endpointId, ha } = options;
   const device = view.device;
   return createDeviceEndpoint({

@@ -239,7 +239,7 @@ export class EntityDevices {
     if (!node) throw new Error("the bridge is not running");
     // The same identity may still be attached under an old entity id (a rename in one batch): detach it.
     for (const [otherId, other] of this.#exposed) if (other.endpointId === endpointId) await this.#remove(otherId, other);
-    const endpoint = createEntityEndpoint({
+    const endpoint = await createEntityEndpoint({
       bridge: this.#config,
       view,
       endpointId,

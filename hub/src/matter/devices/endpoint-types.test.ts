@@ -234,7 +234,7 @@ describe("bring-up: every demo entity on a real bridge", () => {
   });
 
   test("server mode: the device sits under the root without BridgedDeviceBasicInformation", async () => {
-    const endpoint = createDeviceEndpoint({
+    const endpoint = await createDeviceEndpoint({
       id: "server-mode-lock",
       snapshot: snapshot("lock.server", "locked"),
       key: "door_lock",

@@ -11,7 +11,7 @@ import { cutUtf8, hashedId } from "../matter-strings.ts";
 import type { ActionSink, Companions, DeviceTypeKey, EntitySnapshot, PinCheck, UnitSystem } from "../model/contract.ts";
 import { NO_PIN_REQUIRED } from "../model/contract.ts";
 import { FACETS, type Facet } from "./facets/index.ts";
-import { KINDS, type KindContext, type StatePatch } from "./kinds/index.ts";
+import { type DeviceKind, type KindContext, loadKind, type StatePatch } from "./kinds/index.ts";
 import { mergePatches, withoutUndefined } from "./kinds/kind.ts";
 import { type StateWriter, writeAlone } from "./state-writer.ts";
 
@@ -44,8 +44,12 @@ export interface DeviceUpdate {
   rebuild: boolean;
 }
 
+/** Each binding's kind, loaded when its endpoint was created (kinds/index.ts). */
+const kinds = new WeakMap<EntityBinding, DeviceKind>();
 const signatures = new WeakMap<EntityBinding, string>();
 const queues = new WeakMap<EntityBinding, Promise<unknown>>();
+/** The newest call of {@link updateDeviceEndpoint} per binding: an older one that has not started yet is skipped. */
+const newest = new WeakMap<EntityBinding, object>();
 
 /** A stable 32-character id from the entity id (Matter UniqueID must not change for the device's life). */
 export function defaultUniqueId(entityId: string): string {
@@ -57,8 +61,8 @@ function reachable(snapshot: EntitySnapshot): boolean {
 }
 
 /** The kind's view of the binding; a kind measuring its own entity through a facet is its own companion. */
-function contextOf(binding: EntityBinding): KindContext {
-  const role = KINDS[binding.key].ownRole?.(binding.snapshot);
+function contextOf(binding: EntityBinding, kind: DeviceKind): KindContext {
+  const role = kind.ownRole?.(binding.snapshot);
   const companions = role ? { ...binding.companions, [role]: binding.snapshot } : binding.companions;
   return { snapshot: binding.snapshot, unitSystem: binding.unitSystem, companions };
 }
@@ -69,14 +73,14 @@ function facetsOf(companions: Companions): Facet[] {
 }
 
 /** The kind's signature and each applied facet's: any difference means the endpoint type must be rebuilt. */
-function signatureOf(key: DeviceTypeKey, context: KindContext): string {
+function signatureOf(kind: DeviceKind, context: KindContext): string {
   const facets = facetsOf(context.companions).map((facet) => facet.signature(context));
-  return [KINDS[key].signature(context), ...facets].join("|");
+  return [kind.signature(context), ...facets].join("|");
 }
 
-function projection(binding: EntityBinding, serverMode: boolean): StatePatch {
-  const context = contextOf(binding);
-  const projected = reachable(binding.snapshot) ? KINDS[binding.key].project(context) : {};
+function projection(binding: EntityBinding, kind: DeviceKind, serverMode: boolean): StatePatch {
+  const context = contextOf(binding, kind);
+  const projected = reachable(binding.snapshot) ? kind.project(context) : {};
   // Companions have their own states: a battery level stays valid while the main entity is unavailable.
   const facets = facetsOf(context.companions).map((facet) => facet.project(context));
   const bridged: StatePatch = serverMode
@@ -89,7 +93,8 @@ function projection(binding: EntityBinding, serverMode: boolean): StatePatch {
  * A new (not yet added) Endpoint for an entity: the kind's device type and behaviors, HaEntityBehavior bound to
  * this entity and, on a bridge, BridgedDeviceBasicInformation. The caller adds it to the aggregator (or root).
  */
-export function createDeviceEndpoint(options: DeviceEndpointOptions): Endpoint {
+export async function createDeviceEndpoint(options: DeviceEndpointOptions): Promise<Endpoint> {
+  const kind = await loadKind(options.key);
   const binding: EntityBinding = {
     key: options.key,
     actions: options.actions,
@@ -99,9 +104,9 @@ export function createDeviceEndpoint(options: DeviceEndpointOptions): Endpoint {
     companions: options.companions ?? {},
     staged: {},
   };
-  const kind = KINDS[options.key];
-  const context = contextOf(binding);
-  signatures.set(binding, signatureOf(options.key, context));
+  kinds.set(binding, kind);
+  const context = contextOf(binding, kind);
+  signatures.set(binding, signatureOf(kind, context));
   const serverMode = options.serverMode === true;
   const extras = serverMode
     ? [HaEntityBehavior.forEntity(binding)]
@@ -109,7 +114,7 @@ export function createDeviceEndpoint(options: DeviceEndpointOptions): Endpoint {
   const facets = facetsOf(context.companions);
   const type = kind.endpointType(context).with(...facets.flatMap((facet) => facet.behaviors(context)), ...extras);
   const fixed = [kind.fixed?.(context), ...facets.map((facet) => facet.fixed?.(context))];
-  const state = withoutUndefined(mergePatches(...fixed, projection(binding, serverMode)));
+  const state = withoutUndefined(mergePatches(...fixed, projection(binding, kind, serverMode)));
   if (!serverMode) {
     state.bridgedDeviceBasicInformation = {
       uniqueId: defaultUniqueId(options.snapshot.entityId),
@@ -173,6 +178,10 @@ function differences(
  * Brings an endpoint made by {@link createDeviceEndpoint} up to `snapshot`: `reachable` from `unavailable`,
  * the name, and every attribute the kind derives from the state. Only changed attributes are written. Calls for
  * one endpoint run one after the other in call order: the next one starts once the previous one's write committed.
+ * A call still waiting when a newer one arrives is skipped (it resolves with nothing changed): the newer state is
+ * what controllers must end up seeing, and under an event storm an endpoint's backlog stays one write long instead
+ * of growing with every event (docs/PERFORMANCE.md "Load at 3,000 changes/s"). Kinds that turn each state change into
+ * a Matter event (a button press, a boost ending) are never skipped.
  * With a `writer`, the write shares a transaction with the other endpoints' writes of the same turn (state-writer.ts);
  * without, it has its own.
  *
@@ -186,21 +195,30 @@ export function updateDeviceEndpoint(
   writer?: StateWriter,
 ): Promise<DeviceUpdate> {
   const binding = bindingOfEndpoint(endpoint);
-  if (!binding) throw new Error(`${endpoint} was not created by createDeviceEndpoint`);
+  const kind = binding && kinds.get(binding);
+  if (!binding || !kind) throw new Error(`${endpoint} was not created by createDeviceEndpoint`);
+  const ticket = {};
+  newest.set(binding, ticket);
   const run = async (): Promise<DeviceUpdate> => {
+    if (newest.get(binding) !== ticket && !kind.afterUpdate) {
+      // Superseded: the newer call writes the newer state; keep what it may not repeat (companions, staged values).
+      if (companions) binding.companions = companions;
+      if (snapshot.domain === "light" && snapshot.state?.state === "on") binding.staged = {};
+      return { changed: [], rebuild: false };
+    }
     const previous = binding.snapshot;
     binding.snapshot = snapshot;
     if (companions) binding.companions = companions;
     // HA has the light on now; values staged while it was off (ExecuteIfOff) are obsolete.
     if (snapshot.domain === "light" && snapshot.state?.state === "on") binding.staged = {};
     const serverMode = !endpoint.behaviors.has(BridgedDeviceBasicInformationServer);
-    const context = contextOf(binding);
-    const rebuild = signatureOf(binding.key, context) !== signatures.get(binding);
+    const context = contextOf(binding, kind);
+    const rebuild = signatureOf(kind, context) !== signatures.get(binding);
     // The endpoint lacks the clusters of a new companion until it is rebuilt: only the facets it was built with.
     const facets = rebuild ? [] : facetsOf(context.companions);
-    const { changes, changed } = differences(endpoint, projection(binding, serverMode), facets);
+    const { changes, changed } = differences(endpoint, projection(binding, kind, serverMode), facets);
     if (changed.length > 0) await (writer ? writer.write(endpoint, changes) : writeAlone(endpoint, changes));
-    await KINDS[binding.key].afterUpdate?.(endpoint, previous, snapshot);
+    await kind.afterUpdate?.(endpoint, previous, snapshot);
     for (const facet of facets) await facet.afterUpdate?.(endpoint, changed);
     return { changed, rebuild };
   };

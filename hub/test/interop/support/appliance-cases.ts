@@ -1,6 +1,7 @@
 /**
- * Matrix rows for the one-cluster appliances (hub/src/matter/devices/kinds/appliance-kinds.ts): a lock with a hub
- * PIN, a vacuum, a speaker, a valve and selects, on entities of the simulated demo home.
+ * Matrix rows for the one-cluster appliances (hub/src/matter/devices/kinds/: appliance-kinds.ts, vacuum-kind.ts,
+ * valve-kind.ts, mode-select-kind.ts): a lock with a hub PIN, a vacuum, a speaker, a valve and selects, on entities
+ * of the simulated demo home.
  */
 import { type DeviceCase, type Effect, onOff } from "./device-case.ts";
 

@@ -1,10 +1,10 @@
 /**
  * Every row of the device-type matrix, and what they must cover: each domain of the domain table, each device type
- * key (KINDS), each built-in plugin and each device it shows. A new domain, kind, built-in plugin or plugin device
+ * key (KIND_LOADERS), each built-in plugin and each device it shows. A new domain, kind, built-in plugin or plugin device
  * without a row fails device-cases.test.ts in `npm test`, before the interop run would silently leave it out.
  */
 import { DOMAIN_TABLE } from "../../../src/matter/devices/domain-table.ts";
-import { KINDS } from "../../../src/matter/devices/kinds/index.ts";
+import { KIND_LOADERS } from "../../../src/matter/devices/kinds/index.ts";
 import { APPLIANCE_CASES } from "./appliance-cases.ts";
 import { APPLIANCE_CLOUD_CASES } from "./appliance-cloud-cases.ts";
 import { CLIMATE_COVER_CASES } from "./climate-cover-cases.ts";
@@ -46,7 +46,7 @@ export function uncovered(
   const devices = new Set(pluginRows.map((source) => `${source.plugin}/${source.device}`));
   return {
     domains: Object.keys(DOMAIN_TABLE).filter((domain) => !domains.has(domain)),
-    deviceTypeKeys: Object.keys(KINDS).filter((key) => !keys.has(key as DeviceCase["key"])),
+    deviceTypeKeys: Object.keys(KIND_LOADERS).filter((key) => !keys.has(key as DeviceCase["key"])),
     builtinPlugins: builtinPlugins.filter((name) => !plugins.has(name)),
     pluginDevices: pluginDevices.map((d) => `${d.plugin}/${d.device}`).filter((key) => !devices.has(key)),
   };

@@ -112,7 +112,7 @@ export async function createTestBridge(name = "devices"): Promise<TestBridge> {
     aggregator,
     actions,
     async add(key, entity, options = {}) {
-      const endpoint = createDeviceEndpoint({
+      const endpoint = await createDeviceEndpoint({
         id: `${entity.entityId.replace(".", "_")}-${count++}`,
         snapshot: entity,
         key,

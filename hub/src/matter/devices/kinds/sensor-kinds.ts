@@ -1,33 +1,25 @@
 /**
- * Measurement sensors (read-only): temperature, humidity, pressure, flow, illuminance and air quality, in the
- * units of the Matter measurement clusters (convert/). A state without a number (`unknown`, text) reports
- * MeasuredValue null, which Matter defines as "no valid measurement".
+ * Measurement sensors (read-only): temperature, humidity, pressure, flow and illuminance, in the units of the Matter
+ * measurement clusters (convert/). A state without a number (`unknown`, text) reports MeasuredValue null, which
+ * Matter defines as "no valid measurement". Air quality has its own module (air-quality-kind.ts).
  */
-import { AirQualityServer } from "@matter/main/behaviors/air-quality";
-import { CarbonDioxideConcentrationMeasurementServer } from "@matter/main/behaviors/carbon-dioxide-concentration-measurement";
 import { FlowMeasurementServer } from "@matter/main/behaviors/flow-measurement";
 import { IlluminanceMeasurementServer } from "@matter/main/behaviors/illuminance-measurement";
-import { Pm10ConcentrationMeasurementServer } from "@matter/main/behaviors/pm10-concentration-measurement";
-import { Pm25ConcentrationMeasurementServer } from "@matter/main/behaviors/pm25-concentration-measurement";
 import { PressureMeasurementServer } from "@matter/main/behaviors/pressure-measurement";
 import { RelativeHumidityMeasurementServer } from "@matter/main/behaviors/relative-humidity-measurement";
 import { TemperatureMeasurementServer } from "@matter/main/behaviors/temperature-measurement";
-import { TotalVolatileOrganicCompoundsConcentrationMeasurementServer } from "@matter/main/behaviors/total-volatile-organic-compounds-concentration-measurement";
-import { AirQuality } from "@matter/main/clusters/air-quality";
-import { ConcentrationMeasurement } from "@matter/main/clusters/concentration-measurement";
-import { AirQualitySensorDevice } from "@matter/main/devices/air-quality-sensor";
 import { FlowSensorDevice } from "@matter/main/devices/flow-sensor";
 import { HumiditySensorDevice } from "@matter/main/devices/humidity-sensor";
 import { LightSensorDevice } from "@matter/main/devices/light-sensor";
 import { PressureSensorDevice } from "@matter/main/devices/pressure-sensor";
 import { TemperatureSensorDevice } from "@matter/main/devices/temperature-sensor";
-import { AIR_QUALITY_CLASSES, type AirQualityClass, airQualityFor, concentrationUnit } from "../../model/convert/air-quality.ts";
 import { flowToMatter, humidityToMatter, luxToMatter, pressureToMatter } from "../../model/convert/measurements.ts";
 import { toCentiCelsius } from "../../model/convert/temperature.ts";
-import { deviceClass, numericState, unitOf } from "../../model/ha-state.ts";
-import type { DeviceKind, KindContext } from "./kind.ts";
+import { numericState, unitOf } from "../../model/ha-state.ts";
+import type { DeviceKind } from "./kind.ts";
 
-const NO_RANGE = { minMeasuredValue: null, maxMeasuredValue: null };
+/** Measurement limits left open (null = unknown). */
+export const NO_RANGE = { minMeasuredValue: null, maxMeasuredValue: null };
 
 /** A read-only measurement kind: one cluster whose MeasuredValue comes from the numeric state. */
 function measurement(
@@ -79,66 +71,3 @@ export const lightSensor = measurement(
   "illuminanceMeasurement",
   luxToMatter,
 );
-
-const CONCENTRATION_SERVERS = {
-  carbon_dioxide: ["carbonDioxideConcentrationMeasurement", CarbonDioxideConcentrationMeasurementServer],
-  pm25: ["pm25ConcentrationMeasurement", Pm25ConcentrationMeasurementServer],
-  pm10: ["pm10ConcentrationMeasurement", Pm10ConcentrationMeasurementServer],
-  volatile_organic_compounds: [
-    "totalVolatileOrganicCompoundsConcentrationMeasurement",
-    TotalVolatileOrganicCompoundsConcentrationMeasurementServer,
-  ],
-  volatile_organic_compounds_parts: [
-    "totalVolatileOrganicCompoundsConcentrationMeasurement",
-    TotalVolatileOrganicCompoundsConcentrationMeasurementServer,
-  ],
-} as const;
-
-function airClass(context: KindContext): AirQualityClass {
-  const cls = deviceClass(context.snapshot.state);
-  return (AIR_QUALITY_CLASSES as readonly string[]).includes(cls ?? "") ? (cls as AirQualityClass) : "aqi";
-}
-
-const AirQualityAll = AirQualityServer.with(
-  AirQuality.Feature.Fair,
-  AirQuality.Feature.Moderate,
-  AirQuality.Feature.VeryPoor,
-  AirQuality.Feature.ExtremelyPoor,
-);
-
-/**
- * Air Quality Sensor (0x002C): AirQuality from the pollutant's level, plus the pollutant's concentration cluster
- * (NumericMeasurement) for CO2, PM2.5, PM10 and TVOC. An AQI sensor has the AirQuality cluster only.
- */
-export const airQualitySensor: DeviceKind = {
-  endpointType: (context) => {
-    const concentration =
-      airClass(context) === "aqi" ? undefined : CONCENTRATION_SERVERS[airClass(context) as keyof typeof CONCENTRATION_SERVERS];
-    return concentration
-      ? AirQualitySensorDevice.with(AirQualityAll, concentration[1].with(ConcentrationMeasurement.Feature.NumericMeasurement))
-      : AirQualitySensorDevice.with(AirQualityAll);
-  },
-  fixed: (context) => {
-    const cls = airClass(context);
-    const patch: ReturnType<DeviceKind["project"]> = { airQuality: { airQuality: AirQuality.AirQualityEnum.Unknown } };
-    if (cls !== "aqi") {
-      patch[CONCENTRATION_SERVERS[cls][0]] = {
-        ...NO_RANGE,
-        measuredValue: null,
-        measurementMedium: ConcentrationMeasurement.MeasurementMedium.Air,
-        measurementUnit: concentrationUnit(cls, unitOf(context.snapshot.state)),
-      };
-    }
-    return patch;
-  },
-  project: (context) => {
-    const cls = airClass(context);
-    const value = numericState(context.snapshot.state);
-    const patch: ReturnType<DeviceKind["project"]> = {
-      airQuality: { airQuality: airQualityFor(cls, value, unitOf(context.snapshot.state)) },
-    };
-    if (cls !== "aqi") patch[CONCENTRATION_SERVERS[cls][0]] = { measuredValue: value ?? null };
-    return patch;
-  },
-  signature: (context) => `${airClass(context)}:${unitOf(context.snapshot.state) ?? ""}`,
-};
