@@ -11,15 +11,13 @@ import { changeStream } from "../lib/changes.ts";
 import { runDriver } from "../lib/driver.ts";
 import { lightsOf, nextReport, ON_OFF, openSession, type SessionJob } from "../lib/session.ts";
 import { type ExposedDevice, sleep } from "../lib/world.ts";
-
-/** How long a probe waits for its report before counting as lagging by that much. */
-const PROBE_TIMEOUT_MS = 60_000;
-
 import type { ProbeLoop, ProbeMemory } from "../sut-probe.ts";
 
 export interface LoadJob extends SessionJob {
   rate: number;
   durationS: number;
+  /** How long a probe waits for its report before it counts as lagging by that much (default 60 s). */
+  probeTimeoutMs?: number;
 }
 
 export interface LoadResult {
@@ -44,6 +42,7 @@ export interface LoadResult {
 const TICK_MS = 10;
 
 runDriver<LoadJob, LoadResult>(async (job) => {
+  const probeTimeoutMs = job.probeTimeoutMs ?? 60_000;
   const session = await openSession(job);
   const [probe] = lightsOf(session, 1);
   if (!probe) throw new Error("no light to probe with");
@@ -66,7 +65,7 @@ runDriver<LoadJob, LoadResult>(async (job) => {
     const arrived = nextReport(
       session,
       (r) => r.endpoint === probeEndpoint && r.clusterId === ON_OFF && r.attribute === "onOff" && r.value === target,
-      PROBE_TIMEOUT_MS,
+      probeTimeoutMs,
     );
     const started = performance.now();
     session.apply([{ entityId: probe, state: target ? "on" : "off", patch: { onOff: { onOff: target } } }]);
@@ -109,7 +108,7 @@ runDriver<LoadJob, LoadResult>(async (job) => {
       probes.push(
         probeOnce().then(
           (ms) => void probeLagMs.push({ at, ms }),
-          () => void probeLagMs.push({ at, ms: PROBE_TIMEOUT_MS }),
+          () => void probeLagMs.push({ at, ms: probeTimeoutMs }),
         ),
       );
     }

@@ -34,6 +34,8 @@ export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
           entities,
           rate,
           durationS,
+          // The quick run gives up on a probe after 15 s (a lag of at least that): the reference lags for longer.
+          ...(ctx.quick ? { probeTimeoutMs: 15_000 } : {}),
           runtime: ctx.runtime,
           nodeArgs: ctx.nodeArgs,
           ...(subject === "reference" ? { exposed } : {}),

@@ -48,8 +48,10 @@ export interface DeviceUpdate {
 const kinds = new WeakMap<EntityBinding, DeviceKind>();
 const signatures = new WeakMap<EntityBinding, string>();
 const queues = new WeakMap<EntityBinding, Promise<unknown>>();
-/** The newest call of {@link updateDeviceEndpoint} per binding: an older one that has not started yet is skipped. */
+/** The newest call of {@link updateDeviceEndpoint} per binding: an older one still waiting is skipped. */
 const newest = new WeakMap<EntityBinding, object>();
+/** Calls of {@link updateDeviceEndpoint} per binding not finished yet (0 or missing: its queue is idle). */
+const unfinished = new WeakMap<EntityBinding, number>();
 
 /** A stable 32-character id from the entity id (Matter UniqueID must not change for the device's life). */
 export function defaultUniqueId(entityId: string): string {
@@ -178,10 +180,13 @@ function differences(
  * Brings an endpoint made by {@link createDeviceEndpoint} up to `snapshot`: `reachable` from `unavailable`,
  * the name, and every attribute the kind derives from the state. Only changed attributes are written. Calls for
  * one endpoint run one after the other in call order: the next one starts once the previous one's write committed.
- * A call still waiting when a newer one arrives is skipped (it resolves with nothing changed): the newer state is
- * what controllers must end up seeing, and under an event storm an endpoint's backlog stays one write long instead
- * of growing with every event (docs/PERFORMANCE.md "Load at 3,000 changes/s"). Kinds that turn each state change into
- * a Matter event (a button press, a boost ending) are never skipped.
+ * A call that had to queue behind an earlier one and is still waiting when a newer one arrives is skipped (it
+ * resolves with nothing changed): the newer state is what controllers must end up seeing, and under an event storm
+ * an endpoint's backlog stays one write long instead of growing with every event (docs/PERFORMANCE.md "Load at 3,000
+ * changes/s"). A call made while the endpoint's queue is idle always runs: its write is what carries HA's state past
+ * a command in flight (the command commits its own value; a later call that finds nothing to change against the
+ * state before that commit would leave the command's value standing). Kinds that turn each state change into a
+ * Matter event (a button press, a boost ending) are never skipped.
  * With a `writer`, the write shares a transaction with the other endpoints' writes of the same turn (state-writer.ts);
  * without, it has its own.
  *
@@ -199,8 +204,11 @@ export function updateDeviceEndpoint(
   if (!binding || !kind) throw new Error(`${endpoint} was not created by createDeviceEndpoint`);
   const ticket = {};
   newest.set(binding, ticket);
+  const queued = unfinished.get(binding) ?? 0;
+  unfinished.set(binding, queued + 1);
+  const skippable = queued > 0 && !kind.afterUpdate;
   const run = async (): Promise<DeviceUpdate> => {
-    if (newest.get(binding) !== ticket && !kind.afterUpdate) {
+    if (skippable && newest.get(binding) !== ticket) {
       // Superseded: the newer call writes the newer state; keep what it may not repeat (companions, staged values).
       if (companions) binding.companions = companions;
       if (snapshot.domain === "light" && snapshot.state?.state === "on") binding.staged = {};
@@ -222,7 +230,8 @@ export function updateDeviceEndpoint(
     for (const facet of facets) await facet.afterUpdate?.(endpoint, changed);
     return { changed, rebuild };
   };
-  const result = (queues.get(binding) ?? Promise.resolve()).then(run, run);
+  const finish = () => unfinished.set(binding, (unfinished.get(binding) ?? 1) - 1);
+  const result = (queues.get(binding) ?? Promise.resolve()).then(run, run).finally(finish);
   queues.set(binding, result);
   return result;
 }
