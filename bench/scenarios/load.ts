@@ -2,16 +2,22 @@
  * Scenario 3, one run: HA state changes at `rate` per second, round-robin over every entity of the home, for
  * `durationS` seconds, with a controller subscribed to everything. Measured in the subject: CPU time, event-loop
  * delay (p99, monitorEventLoopDelay), memory after a forced GC before and after. At the controller: once a second
- * a probe light (outside the load) is toggled and the time to its report is recorded (lag over time), and after the
- * last change the time until the final value of every changed on/off device has been reported (drain).
+ * a probe light (outside the load) gets a higher brightness and the time until the controller sees a level at least
+ * that high is recorded (lag over time: a later probe's report also answers an earlier one, since the hub writes an
+ * endpoint's newest state and may skip one in between), and after the last change the time until the final value
+ * of every changed on/off device has been reported (drain).
  * The reference receives the attribute writes of the changes to exposed entities (a plain bridge has no others).
  */
 
 import { changeStream } from "../lib/changes.ts";
 import { runDriver } from "../lib/driver.ts";
-import { lightsOf, nextReport, ON_OFF, openSession, type SessionJob } from "../lib/session.ts";
+import { nextReport, ON_OFF, openSession, type SessionJob } from "../lib/session.ts";
 import { type ExposedDevice, sleep } from "../lib/world.ts";
 import type { ProbeLoop, ProbeMemory } from "../sut-probe.ts";
+
+/** The Matter Level Control cluster, and the light device types that have it (the probe needs a level). */
+const LEVEL_CONTROL = 0x0008;
+const LEVEL_LIGHTS = new Set(["dimmable_light", "color_temperature_light", "extended_color_light"]);
 
 export interface LoadJob extends SessionJob {
   rate: number;
@@ -44,8 +50,11 @@ const TICK_MS = 10;
 runDriver<LoadJob, LoadResult>(async (job) => {
   const probeTimeoutMs = job.probeTimeoutMs ?? 60_000;
   const session = await openSession(job);
-  const [probe] = lightsOf(session, 1);
-  if (!probe) throw new Error("no light to probe with");
+  const probe = [...session.exposed.entries()]
+    .filter(([entityId, d]) => entityId.startsWith("light.") && LEVEL_LIGHTS.has(d.key))
+    .map(([entityId]) => entityId)
+    .sort()[0];
+  if (!probe) throw new Error("no dimmable light to probe with");
   const probeEndpoint = session.exposed.get(probe)?.endpoint;
   const stream = changeStream(session.sim.getStates(), session.exposed, new Set([probe]));
 
@@ -58,17 +67,33 @@ runDriver<LoadJob, LoadResult>(async (job) => {
   });
   const expected = new Map<number, boolean>();
 
-  let probeOn = job.subject === "hub" && session.sim.getState(probe)?.state === "on";
+  // Brightness rises by a step per probe and never wraps within the run (one probe a second, plus the first).
+  const step = Math.max(1, Math.min(3, Math.floor(240 / (job.durationS + 2))));
+  let probeCount = 0;
   const probeOnce = async (): Promise<number> => {
-    probeOn = !probeOn;
-    const target = probeOn;
+    probeCount++;
+    const brightness = 3 + step * probeCount;
+    // HA brightness → Matter level as the hub converts it (hub/src/matter/model/convert/light.ts).
+    const level = Math.round((brightness * 254) / 255);
     const arrived = nextReport(
       session,
-      (r) => r.endpoint === probeEndpoint && r.clusterId === ON_OFF && r.attribute === "onOff" && r.value === target,
+      (r) =>
+        r.endpoint === probeEndpoint &&
+        r.clusterId === LEVEL_CONTROL &&
+        r.attribute === "currentLevel" &&
+        typeof r.value === "number" &&
+        r.value >= level,
       probeTimeoutMs,
     );
     const started = performance.now();
-    session.apply([{ entityId: probe, state: target ? "on" : "off", patch: { onOff: { onOff: target } } }]);
+    session.apply([
+      {
+        entityId: probe,
+        state: "on",
+        attributes: { brightness },
+        patch: { onOff: { onOff: true }, levelControl: { currentLevel: level } },
+      },
+    ]);
     return (await arrived) - started;
   };
   await probeOnce();
