@@ -47,11 +47,16 @@ export interface DeviceUpdate {
 /** Each binding's kind, loaded when its endpoint was created (kinds/index.ts). */
 const kinds = new WeakMap<EntityBinding, DeviceKind>();
 const signatures = new WeakMap<EntityBinding, string>();
-const queues = new WeakMap<EntityBinding, Promise<unknown>>();
-/** The newest call of {@link updateDeviceEndpoint} per binding: an older one still waiting is skipped. */
-const newest = new WeakMap<EntityBinding, object>();
-/** Calls of {@link updateDeviceEndpoint} per binding not finished yet (0 or missing: its queue is idle). */
-const unfinished = new WeakMap<EntityBinding, number>();
+/** Each binding's {@link updateDeviceEndpoint} calls, one after the other. */
+interface UpdateQueue {
+  /** The last call's result: the next call starts after it. */
+  tail: Promise<unknown>;
+  /** The newest call: an older one that queued behind another and has not started yet is skipped. */
+  newest: object;
+  /** Calls not finished yet (0: the queue is idle). */
+  unfinished: number;
+}
+const queues = new WeakMap<EntityBinding, UpdateQueue>();
 
 /** A stable 32-character id from the entity id (Matter UniqueID must not change for the device's life). */
 export function defaultUniqueId(entityId: string): string {
@@ -203,22 +208,20 @@ export function updateDeviceEndpoint(
   const kind = binding && kinds.get(binding);
   if (!binding || !kind) throw new Error(`${endpoint} was not created by createDeviceEndpoint`);
   const ticket = {};
-  newest.set(binding, ticket);
-  const queued = unfinished.get(binding) ?? 0;
-  unfinished.set(binding, queued + 1);
-  const skippable = queued > 0 && !kind.afterUpdate;
+  const queue = queues.get(binding) ?? { tail: Promise.resolve(), newest: ticket, unfinished: 0 };
+  queues.set(binding, queue);
+  const skippable = queue.unfinished > 0 && !kind.afterUpdate;
+  queue.newest = ticket;
+  queue.unfinished++;
   const run = async (): Promise<DeviceUpdate> => {
-    if (skippable && newest.get(binding) !== ticket) {
-      // Superseded: the newer call writes the newer state; keep what it may not repeat (companions, staged values).
-      if (companions) binding.companions = companions;
-      if (snapshot.domain === "light" && snapshot.state?.state === "on") binding.staged = {};
-      return { changed: [], rebuild: false };
-    }
+    // Kept even by a superseded call, since the newer one may not repeat them: new companions, and HA having had the
+    // light on (values staged while it was off with ExecuteIfOff are obsolete then).
+    if (companions) binding.companions = companions;
+    if (snapshot.domain === "light" && snapshot.state?.state === "on") binding.staged = {};
+    // Superseded: the newer call writes the newer state.
+    if (skippable && queue.newest !== ticket) return { changed: [], rebuild: false };
     const previous = binding.snapshot;
     binding.snapshot = snapshot;
-    if (companions) binding.companions = companions;
-    // HA has the light on now; values staged while it was off (ExecuteIfOff) are obsolete.
-    if (snapshot.domain === "light" && snapshot.state?.state === "on") binding.staged = {};
     const serverMode = !endpoint.behaviors.has(BridgedDeviceBasicInformationServer);
     const context = contextOf(binding, kind);
     const rebuild = signatureOf(kind, context) !== signatures.get(binding);
@@ -230,8 +233,9 @@ export function updateDeviceEndpoint(
     for (const facet of facets) await facet.afterUpdate?.(endpoint, changed);
     return { changed, rebuild };
   };
-  const finish = () => unfinished.set(binding, (unfinished.get(binding) ?? 1) - 1);
-  const result = (queues.get(binding) ?? Promise.resolve()).then(run, run).finally(finish);
-  queues.set(binding, result);
+  const result = queue.tail.then(run, run).finally(() => {
+    queue.unfinished--;
+  });
+  queue.tail = result;
   return result;
 }
