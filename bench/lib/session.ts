@@ -212,12 +212,18 @@ export function nextReport(session: Session, match: (report: AttributeReport) =>
   });
 }
 
-const LIGHT_KEYS = new Set(["on_off_light", "dimmable_light", "color_temperature_light", "extended_color_light"]);
+/** The light device types that have Level Control. */
+export const LEVEL_LIGHT_KEYS: ReadonlySet<string> = new Set([
+  "dimmable_light",
+  "color_temperature_light",
+  "extended_color_light",
+]);
+const LIGHT_KEYS: ReadonlySet<string> = new Set(["on_off_light", ...LEVEL_LIGHT_KEYS]);
 
-/** Exposed HA lights (domain `light`), at most `count`, sorted for stable runs. */
-export function lightsOf(session: Session, count: number): string[] {
+/** Exposed HA lights (domain `light`) of these device types (default: any), at most `count`, sorted for stable runs. */
+export function lightsOf(session: Session, count: number, keys: ReadonlySet<string> = LIGHT_KEYS): string[] {
   return [...session.exposed.entries()]
-    .filter(([entityId, d]) => entityId.startsWith("light.") && LIGHT_KEYS.has(d.key))
+    .filter(([entityId, d]) => entityId.startsWith("light.") && keys.has(d.key))
     .map(([entityId]) => entityId)
     .sort()
     .slice(0, count);

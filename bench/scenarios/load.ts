@@ -11,13 +11,12 @@
 
 import { changeStream } from "../lib/changes.ts";
 import { runDriver } from "../lib/driver.ts";
-import { nextReport, ON_OFF, openSession, type SessionJob } from "../lib/session.ts";
+import { LEVEL_LIGHT_KEYS, lightsOf, nextReport, ON_OFF, openSession, type SessionJob } from "../lib/session.ts";
 import { type ExposedDevice, sleep } from "../lib/world.ts";
 import type { ProbeLoop, ProbeMemory } from "../sut-probe.ts";
 
-/** The Matter Level Control cluster, and the light device types that have it (the probe needs a level). */
+/** The Matter Level Control cluster (the probe needs a level). */
 const LEVEL_CONTROL = 0x0008;
-const LEVEL_LIGHTS = new Set(["dimmable_light", "color_temperature_light", "extended_color_light"]);
 
 export interface LoadJob extends SessionJob {
   rate: number;
@@ -50,10 +49,7 @@ const TICK_MS = 10;
 runDriver<LoadJob, LoadResult>(async (job) => {
   const probeTimeoutMs = job.probeTimeoutMs ?? 60_000;
   const session = await openSession(job);
-  const probe = [...session.exposed.entries()]
-    .filter(([entityId, d]) => entityId.startsWith("light.") && LEVEL_LIGHTS.has(d.key))
-    .map(([entityId]) => entityId)
-    .sort()[0];
+  const [probe] = lightsOf(session, 1, LEVEL_LIGHT_KEYS);
   if (!probe) throw new Error("no dimmable light to probe with");
   const probeEndpoint = session.exposed.get(probe)?.endpoint;
   const stream = changeStream(session.sim.getStates(), session.exposed, new Set([probe]));
