@@ -11,7 +11,10 @@ describe("until", () => {
   });
 
   it("times out, naming what it waited for, when an asynchronous check never holds", async () => {
-    await assert.rejects(until("nothing", async () => false, 30, 5), /timed out after 30 ms waiting for nothing/);
+    await assert.rejects(
+      until("nothing", async () => false, 30, 5),
+      /timed out after 30 ms waiting for nothing/,
+    );
   });
 
   it("returns a synchronous check's first truthy value", async () => {
