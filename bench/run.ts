@@ -5,7 +5,7 @@
  *
  *   npm run bench -- [--scenario startup|latency|load|portal|portal-scale|memory-limit] [--quick] [--repeats N]
  *                    [--runtime compiled|tsx] [--entities N[,N]] [--rates N[,N]] [--heap-limit MB|none] [--profile]
- *                    [--heap] [--verbose]
+ *                    [--heap] [--hub-only] [--verbose]
  *
  * --quick: small sizes and one repeat, every target still judged (a smoke run of every code path, not numbers to
  *          quote; 8.4 minutes on a quiet machine, issue 22 asks for under 8).
@@ -18,6 +18,8 @@
  *          `none` for Node's default (docs/PERFORMANCE.md "How it measures"). memory-limit sets its own.
  * portal-scale: SQLite with one and two instances, and PostgreSQL alike when PORTAL_BENCH_DATABASE_URL is set.
  * --profile: write `--cpu-prof` profiles of every measured process to bench/results/profiles/.
+ * --hub-only: measure the hub alone (start-up, latency, load, memory-limit), for experiments: no reference, so no
+ *          comparison and no verdict that needs one.
  * --heap: start-up only; write a sampling heap profile (every allocation until running) and a heap snapshot
  *         (once running, after GC) of every measured process to bench/results/heap/ (`bench/heap-summary.ts`).
  */
@@ -53,13 +55,14 @@ const { values } = parseArgs({
     runtime: { type: "string", default: "compiled" },
     profile: { type: "boolean", default: false },
     heap: { type: "boolean", default: false },
+    "hub-only": { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
 if (values.help) {
   console.log(
-    "npm run bench -- [--scenario startup|latency|load|portal|portal-scale|memory-limit]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--heap-limit MB|none] [--runtime compiled|tsx] [--profile] [--heap] [--verbose]",
+    "npm run bench -- [--scenario startup|latency|load|portal|portal-scale|memory-limit]... [--quick] [--repeats N] [--entities N[,N]] [--rates N[,N]] [--heap-limit MB|none] [--runtime compiled|tsx] [--profile] [--heap] [--hub-only] [--verbose]",
   );
   process.exit(0);
 }
@@ -148,6 +151,7 @@ const ctx: SuiteContext = {
   repeats,
   profileDir: values.profile ? `${RESULTS_DIR}/profiles` : undefined,
   heapDir: values.heap ? `${RESULTS_DIR}/heap` : undefined,
+  subjects: values["hub-only"] ? ["hub"] : ["hub", "reference"],
   verbose: values.verbose,
   log,
 };

@@ -20,6 +20,11 @@ export interface SuiteContext {
   profileDir: string | undefined;
   /** Start-up only: folder for heap profiles and snapshots of the measured processes (`--heap`). */
   heapDir: string | undefined;
+  /**
+   * Who is measured: both (the default), or only the hub (`--hub-only`, for experiments: rows then have no
+   * reference and no ratio, so no verdict that compares against it can pass).
+   */
+  subjects: readonly ("hub" | "reference")[];
   verbose: boolean;
   log(message: string): void;
 }

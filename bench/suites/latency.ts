@@ -16,7 +16,7 @@ export async function latencySuite(ctx: SuiteContext): Promise<SuiteOutput> {
   const runs: { hub: LatencyResult[]; reference: LatencyResult[] } = { hub: [], reference: [] };
   let exposed: LatencyResult["exposed"] | undefined;
   for (let r = 0; r < repeats; r++) {
-    for (const subject of ["hub", "reference"] as const) {
+    for (const subject of ctx.subjects) {
       ctx.log(`latency: ${subject}, ${entities} entities, ${samples} samples, run ${r + 1}/${repeats}`);
       const cpuProfDir = profileFolder(ctx, `latency-${subject}-${r + 1}`);
       const job: LatencyJob = {

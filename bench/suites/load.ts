@@ -26,7 +26,7 @@ export async function loadSuite(ctx: SuiteContext): Promise<SuiteOutput> {
     runs.push(entry);
     const repeats = repeatsOf(rate);
     for (let r = 0; r < repeats; r++) {
-      for (const subject of ["hub", "reference"] as const) {
+      for (const subject of ctx.subjects) {
         ctx.log(`load: ${subject}, ${rate}/s for ${durationS} s over ${entities} entities, run ${r + 1}/${repeats}`);
         const cpuProfDir = profileFolder(ctx, `load-${rate}-${subject}-${r + 1}`);
         const job: LoadJob = {

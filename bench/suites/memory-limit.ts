@@ -85,7 +85,7 @@ export async function memoryLimitSuite(ctx: SuiteContext): Promise<SuiteOutput> 
   const smallest: Record<Subject, number[]> = { hub: [], reference: [] };
   for (let r = 0; r < plan.repeats; r++) {
     // The hub first: the reference copies the hub's devices.
-    for (const subject of ["hub", "reference"] as const) {
+    for (const subject of ctx.subjects) {
       const previous = smallest[subject].at(-1);
       const window =
         previous === undefined

@@ -42,7 +42,7 @@ export async function startupSuite(ctx: SuiteContext): Promise<SuiteOutput> {
     runs.push(entry);
     let exposed: StartupResult["exposed"];
     for (let r = 0; r < repeats; r++) {
-      for (const subject of ["hub", "reference"] as const) {
+      for (const subject of ctx.subjects) {
         ctx.log(`startup: ${label(c)}, ${subject}, run ${r + 1}/${repeats}`);
         const job: StartupJob = {
           subject,
