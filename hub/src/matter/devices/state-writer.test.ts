@@ -62,6 +62,37 @@ describe("HA state writes share transactions per node and turn", () => {
     assert.ok(many.every((light) => onOffOf(light) === false));
   });
 
+  test("writes queued by several frames fill one group per turn, and one group starts per turn", async () => {
+    const writer = new StateWriter();
+    const first = extra.slice(0, MAX_SHARED + 4);
+    const second = extra.slice(MAX_SHARED + 4, MAX_SHARED + 8);
+    // The turn in which each light's change committed, counted by a chain of immediates running beside the writes.
+    let turn = 0;
+    let counting = true;
+    const tick = () => {
+      turn++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const committedIn = new Map<Endpoint, number>();
+    for (const light of [...first, ...second]) {
+      (light.events as unknown as Events).onOff?.onOff$Changed?.on(() => committedIn.set(light, turn));
+    }
+    const writes = first.map((light) => writer.write(light, { onOff: { onOff: true } }));
+    // The next frame arrives a turn later, while the first frame's second group still waits.
+    await new Promise((resolve) => setImmediate(resolve));
+    writes.push(...second.map((light) => writer.write(light, { onOff: { onOff: true } })));
+    await settle(writes);
+    counting = false;
+    // 16 of the first frame, then its last 4 together with the second frame's 4: two groups, not three.
+    assert.deepEqual(writer.stats, { shared: 2, alone: 0 });
+    const turns = (lights: Endpoint[]) => new Set(lights.map((light) => committedIn.get(light)));
+    assert.equal(turns(first.slice(0, MAX_SHARED)).size, 1);
+    assert.equal(turns([...first.slice(MAX_SHARED), ...second]).size, 1);
+    assert.ok((committedIn.get(second[0] as Endpoint) ?? 0) > (committedIn.get(first[0] as Endpoint) ?? 0));
+    await settle([...first, ...second].map((light) => writer.write(light, { onOff: { onOff: false } })));
+  });
+
   test("updates keep their order per endpoint; one queued and still waiting is superseded by a newer one", async () => {
     const writer = new StateWriter();
     const [a, b, c] = lights as [Endpoint, Endpoint, Endpoint];

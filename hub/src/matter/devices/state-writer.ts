@@ -2,8 +2,10 @@
  * HA state → matter.js attribute writes, gathered per bridge node: the writes that become due in one event-loop turn
  * (one WebSocket frame from HA carries every `subscribe_entities` event of a moment, since the hub asks for
  * `coalesce_messages`) share matter.js transactions, up to {@link MAX_SHARED} endpoints each, instead of one per
- * endpoint; each further group starts one event-loop turn after the one before, so a large burst (a reconnect's
- * snapshot, force-sync, a backlog) never holds the event loop in one stretch.
+ * endpoint. One group starts per event-loop turn, whichever frame queued it, so neither a large burst (a reconnect's
+ * snapshot, force-sync, a backlog) nor the writes of several frames due at once hold the event loop in one stretch;
+ * under an event storm writes then wait a few turns, and `updateDeviceEndpoint` lets the newest state of an
+ * endpoint replace one still waiting.
  *
  * Why no more than 16 endpoints share one: matter.js 0.17 checks each participant joining a transaction against
  * every participant already in it by their `toString()` (Tx.addParticipants), so a transaction's cost grows with
@@ -45,7 +47,8 @@ export interface StateWriterStats {
 }
 
 export class StateWriter {
-  #pending: PendingWrite[] = [];
+  /** Writes waiting for their group, per node, in arrival order; nodes take turns (Map order, re-queued at the end). */
+  readonly #queues = new Map<Endpoint, PendingWrite[]>();
   #scheduled = false;
   readonly #stats: StateWriterStats = { shared: 0, alone: 0 };
 
@@ -61,39 +64,44 @@ export class StateWriter {
    */
   write(endpoint: Endpoint, changes: StatePatch): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#pending.push({ endpoint, changes, resolve, reject });
-      if (this.#scheduled) return;
-      this.#scheduled = true;
-      // After the current turn: every event of the frame being handled has queued its write by then.
-      setImmediate(() => this.#flush());
+      const write: PendingWrite = { endpoint, changes, resolve, reject };
+      const owner = endpoint.lifecycle.isReady ? endpoint.owner : undefined;
+      if (!owner) {
+        this.#alone(write);
+        return;
+      }
+      const queue = this.#queues.get(owner);
+      if (queue) queue.push(write);
+      else this.#queues.set(owner, [write]);
+      this.#schedule();
     });
   }
 
-  #flush(): void {
+  /** After the current turn: every event of the frame being handled has queued its write by then. */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.#next());
+  }
+
+  /**
+   * One group per event-loop turn, whoever queued it: a burst, or writes queued by several frames, never run more
+   * than one shared transaction in one check phase (docs/PERFORMANCE.md, "Load at 3,000 changes/s"). Other work
+   * (reports, HA frames, timers) runs in between.
+   */
+  #next(): void {
     this.#scheduled = false;
-    const pending = this.#pending;
-    this.#pending = [];
-    const byNode = new Map<Endpoint, PendingWrite[]>();
-    for (const write of pending) {
-      const owner = write.endpoint.lifecycle.isReady ? write.endpoint.owner : undefined;
-      if (!owner) {
-        this.#alone(write);
-        continue;
-      }
-      const group = byNode.get(owner) ?? [];
-      byNode.set(owner, group);
-      group.push(write);
-    }
-    let turn = 0;
-    for (const [owner, group] of byNode) {
-      for (let start = 0; start < group.length; start += MAX_SHARED) {
-        const chunk = group.slice(start, start + MAX_SHARED);
-        // The first group now, each further one a turn later: other work (reports, HA frames) runs in between.
-        if (turn === 0) void this.#shared(owner, chunk);
-        else later(turn, () => void this.#shared(owner, chunk));
-        turn++;
-      }
-    }
+    const first = this.#queues.entries().next();
+    if (first.done) return;
+    const [owner, queue] = first.value;
+    this.#queues.delete(owner);
+    const group = queue.splice(0, MAX_SHARED);
+    // A node with more waiting goes to the back: several bridges take turns.
+    if (queue.length > 0) this.#queues.set(owner, queue);
+    if (this.#queues.size > 0) this.#schedule();
+    // A node that stopped since its writes queued: each write alone meets matter.js's own refusal.
+    if (!owner.lifecycle.isReady) for (const write of group) this.#alone(write);
+    else void this.#shared(owner, group);
   }
 
   /** One transaction, hosted by the devices' parent, for every write whose endpoint nobody else holds. */
@@ -131,12 +139,6 @@ export class StateWriter {
     this.#stats.alone++;
     writeAlone(write.endpoint, write.changes).then(write.resolve, write.reject);
   }
-}
-
-/** Runs `task` after `turns` further event-loop turns. */
-function later(turns: number, task: () => void): void {
-  if (turns <= 0) task();
-  else setImmediate(() => later(turns - 1, task));
 }
 
 /** The endpoint's behaviors named in `changes`, in this context (unknown ids skipped). */
