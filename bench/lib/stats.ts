@@ -46,3 +46,20 @@ export function round(value: number, digits = 1): number {
 }
 
 export const MB = 1024 * 1024;
+
+/**
+ * The Theil–Sen slope of `points` (x, y): the median of the slopes between every pair of points with different x.
+ * A trend that a few outliers cannot tilt, for noisy series such as a probe's lag sampled once a second; NaN for
+ * fewer than two distinct x.
+ */
+export function trend(points: readonly { x: number; y: number }[]): number {
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const a = points[i] as { x: number; y: number };
+      const b = points[j] as { x: number; y: number };
+      if (a.x !== b.x) slopes.push((b.y - a.y) / (b.x - a.x));
+    }
+  }
+  return median(slopes);
+}
