@@ -55,6 +55,9 @@ interface UpdateQueue {
   newest: object;
   /** Calls not finished yet (0: the queue is idle). */
   unfinished: number;
+  /** The newest call's snapshot, and the newest companions any call brought: what a refreshed write writes. */
+  snapshot?: EntitySnapshot;
+  companions?: Companions;
 }
 const queues = new WeakMap<EntityBinding, UpdateQueue>();
 
@@ -181,6 +184,27 @@ function differences(
   return { changes, changed };
 }
 
+/** `behavior.attribute` for every attribute of a patch. */
+function namesOf(patch: StatePatch): string[] {
+  return Object.entries(patch).flatMap(([behavior, values]) =>
+    Object.keys(values).map((attribute) => `${behavior}.${attribute}`),
+  );
+}
+
+/**
+ * The changes that bring the endpoint to the newest call's state, for a write still waiting for its group when a
+ * newer call arrived (state-writer.ts `Refresh`): undefined when the newest state needs a rebuild (the later call
+ * handles that), so the write keeps its own changes.
+ */
+function newestChanges(endpoint: Endpoint, binding: EntityBinding, kind: DeviceKind, queue: UpdateQueue): StatePatch | undefined {
+  if (!queue.snapshot) return undefined;
+  const newest: EntityBinding = { ...binding, snapshot: queue.snapshot, companions: queue.companions ?? binding.companions };
+  const context = contextOf(newest, kind);
+  if (signatureOf(kind, context) !== signatures.get(binding)) return undefined;
+  const serverMode = !endpoint.behaviors.has(BridgedDeviceBasicInformationServer);
+  return differences(endpoint, projection(newest, kind, serverMode), facetsOf(context.companions)).changes;
+}
+
 /**
  * Brings an endpoint made by {@link createDeviceEndpoint} up to `snapshot`: `reachable` from `unavailable`,
  * the name, and every attribute the kind derives from the state. Only changed attributes are written. Calls for
@@ -193,7 +217,9 @@ function differences(
  * state before that commit would leave the command's value standing). Kinds that turn each state change into a
  * Matter event (a button press, a boost ending) are never skipped.
  * With a `writer`, the write shares a transaction with the other endpoints' writes of the same turn (state-writer.ts);
- * without, it has its own.
+ * without, it has its own. A write still waiting for its group when newer calls arrive writes the newest call's state
+ * instead of its own, unless a command holds the endpoint or the kind or a facet acts on what changed; the newer
+ * calls then find nothing left to change (`changed` names what each call's write really carried).
  *
  * While a controller command on the endpoint waits for its HA call, the write waits for that command's lock; so
  * never await this in the code path that delivers HA call results, or both would wait on each other.
@@ -208,11 +234,13 @@ export function updateDeviceEndpoint(
   const kind = binding && kinds.get(binding);
   if (!binding || !kind) throw new Error(`${endpoint} was not created by createDeviceEndpoint`);
   const ticket = {};
-  const queue = queues.get(binding) ?? { tail: Promise.resolve(), newest: ticket, unfinished: 0 };
+  const queue: UpdateQueue = queues.get(binding) ?? { tail: Promise.resolve(), newest: ticket, unfinished: 0 };
   queues.set(binding, queue);
   const skippable = queue.unfinished > 0 && !kind.afterUpdate;
   queue.newest = ticket;
   queue.unfinished++;
+  queue.snapshot = snapshot;
+  if (companions) queue.companions = companions;
   const run = async (): Promise<DeviceUpdate> => {
     // Kept even by a superseded call, since the newer one may not repeat them: new companions, and HA having had the
     // light on (values staged while it was off with ExecuteIfOff are obsolete then).
@@ -228,10 +256,20 @@ export function updateDeviceEndpoint(
     // The endpoint lacks the clusters of a new companion until it is rebuilt: only the facets it was built with.
     const facets = rebuild ? [] : facetsOf(context.companions);
     const { changes, changed } = differences(endpoint, projection(binding, kind, serverMode), facets);
-    if (changed.length > 0) await (writer ? writer.write(endpoint, changes) : writeAlone(endpoint, changes));
+    let written = changed;
+    if (changed.length > 0) {
+      if (!writer) await writeAlone(endpoint, changes);
+      // Events and facets that act on what changed see exactly what this call wrote: no refresh for them.
+      else if (kind.afterUpdate || facets.some((facet) => facet.afterUpdate)) await writer.write(endpoint, changes);
+      else {
+        const refresh = () => (queue.newest === ticket ? undefined : newestChanges(endpoint, binding, kind, queue));
+        const patch = await writer.write(endpoint, changes, refresh);
+        if (patch !== changes) written = namesOf(patch);
+      }
+    }
     await kind.afterUpdate?.(endpoint, previous, snapshot);
     for (const facet of facets) await facet.afterUpdate?.(endpoint, changed);
-    return { changed, rebuild };
+    return { changed: written, rebuild };
   };
   const result = queue.tail.then(run, run).finally(() => {
     queue.unfinished--;

@@ -93,7 +93,7 @@ describe("HA state writes share transactions per node and turn", () => {
     await settle([...first, ...second].map((light) => writer.write(light, { onOff: { onOff: false } })));
   });
 
-  test("updates keep their order per endpoint; one queued and still waiting is superseded by a newer one", async () => {
+  test("updates keep their order per endpoint; a newer state replaces one still waiting", async () => {
     const writer = new StateWriter();
     const [a, b, c] = lights as [Endpoint, Endpoint, Endpoint];
     const seenA = recordChanges(a, "onOff", "onOff");
@@ -108,10 +108,11 @@ describe("HA state writes share transactions per node and turn", () => {
       updateDeviceEndpoint(a, snapshot("light.l0", "on"), undefined, writer),
       updateDeviceEndpoint(c, snapshot("light.l2", "off"), undefined, writer),
     ]);
-    // The first call of an idle endpoint runs; of the ones queued behind it, only the newest: A's off is skipped.
+    // The first call of an idle endpoint queues its write; when the write's group starts it writes the newest state
+    // (A on; C's on and off leave it off: nothing to write), and the calls after it find nothing left to change.
     assert.deepEqual(
       first.map((update) => update.changed),
-      [["onOff.onOff"], ["onOff.onOff"], [], ["onOff.onOff"], [], ["onOff.onOff"]],
+      [["onOff.onOff"], ["onOff.onOff"], [], [], [], []],
     );
     await Promise.all([
       updateDeviceEndpoint(b, snapshot("light.l1", "off"), undefined, writer),
@@ -119,10 +120,33 @@ describe("HA state writes share transactions per node and turn", () => {
     ]);
     assert.deepEqual(seenA, [true]);
     assert.deepEqual(seenB, [true, false]);
-    assert.deepEqual(seenC, [true, false, true]);
+    assert.deepEqual(seenC, [true]);
+    assert.deepEqual([a, b, c].map(onOffOf), [true, false, true]);
     // The first writes of A, B and C shared one transaction, and so did the second turn's of B and C.
     assert.ok(writer.stats.shared >= 2, JSON.stringify(writer.stats));
     assert.ok(writer.stats.shared + writer.stats.alone <= 4, JSON.stringify(writer.stats));
+  });
+
+  test("a write waiting for its group takes every newer state of its endpoint, in one write", async () => {
+    const writer = new StateWriter();
+    const light = extra[29] as Endpoint;
+    const seen = recordChanges(light, "onOff", "onOff");
+    // Queued: on. Before its group starts: off, then on again with a new name.
+    const calls = [
+      updateDeviceEndpoint(light, snapshot("light.extra29", "on"), undefined, writer),
+      updateDeviceEndpoint(light, snapshot("light.extra29", "off"), undefined, writer),
+      updateDeviceEndpoint(light, { ...snapshot("light.extra29", "on"), name: "Porch" }, undefined, writer),
+    ];
+    const results = await Promise.all(calls);
+    assert.deepEqual(seen, [true]);
+    const state = light.state as unknown as State;
+    assert.equal(state.bridgedDeviceBasicInformation?.nodeLabel, "Porch");
+    // The first call reports what its write carried once refreshed; the others had nothing left to write.
+    assert.deepEqual(
+      results.map((result) => result.changed.sort()),
+      [["bridgedDeviceBasicInformation.nodeLabel", "onOff.onOff"], [], []],
+    );
+    await updateDeviceEndpoint(light, snapshot("light.extra29", "off"), undefined, writer);
   });
 
   test("an endpoint held by a command in flight waits alone; the others commit without waiting for it", async () => {
@@ -152,7 +176,7 @@ describe("HA state writes share transactions per node and turn", () => {
 
   test("HA's on and off arriving together while a command holds the endpoint end at HA's off (a script that ran)", async () => {
     const writer = new StateWriter();
-    const light = extra[0] as Endpoint;
+    const light = extra[29] as Endpoint;
     let release = () => {};
     bridge.actions.hold = new Promise<void>((resolve) => {
       release = resolve;
@@ -161,8 +185,8 @@ describe("HA state writes share transactions per node and turn", () => {
     await waitUntil(() => bridge.actions.calls.length === 1);
     // The command has set OnOff in its own transaction, not yet committed; HA reports the run and its end at once.
     const updates = Promise.all([
-      updateDeviceEndpoint(light, snapshot("light.extra0", "on"), undefined, writer),
-      updateDeviceEndpoint(light, snapshot("light.extra0", "off"), undefined, writer),
+      updateDeviceEndpoint(light, snapshot("light.extra29", "on"), undefined, writer),
+      updateDeviceEndpoint(light, snapshot("light.extra29", "off"), undefined, writer),
     ]);
     release();
     await command;

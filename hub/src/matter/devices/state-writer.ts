@@ -21,6 +21,8 @@
  *   transaction never waits for a lock, so a slow command holds up only its own endpoint.
  * - Refused values: when matter.js refuses anything in a shared transaction it rolls all of it back; each of its
  *   writes is then made alone, so a bad value fails only its own endpoint.
+ * - Newest state: a write that waited for its group takes the changes its `Refresh` gives when the group starts (the
+ *   newest state HA sent meanwhile), only for an endpoint no command holds.
  */
 import { type Endpoint, Transaction } from "@matter/main";
 import { markOrigin } from "../behaviors/write-forwarder.ts";
@@ -33,10 +35,19 @@ type Behavior = ReturnType<Agent["get"]>;
 /** The most endpoints written in one shared transaction (see above). */
 export const MAX_SHARED = 16;
 
+/**
+ * Called when a waiting write's group starts and the endpoint is free: the changes that bring it to the newest state
+ * HA has sent since the write was queued (they replace the queued ones), or undefined to keep them. Under an event
+ * storm a write waits a few turns for its group, and without this it would write the state of when it queued, and
+ * the newest one a whole queue later.
+ */
+export type Refresh = () => StatePatch | undefined;
+
 interface PendingWrite {
   endpoint: Endpoint;
   changes: StatePatch;
-  resolve(): void;
+  refresh: Refresh | undefined;
+  resolve(written: StatePatch): void;
   reject(error: unknown): void;
 }
 
@@ -59,12 +70,12 @@ export class StateWriter {
 
   /**
    * Writes `changes` (behavior id → attribute values) to the endpoint, tagged as HA state, together with the other
-   * writes of this turn on the same node. Resolves once they are committed; rejects with matter.js's error when the
-   * write failed on its own.
+   * writes of this turn on the same node. Resolves once they are committed, with the changes written (`refresh`'s
+   * when it replaced them); rejects with matter.js's error when the write failed on its own.
    */
-  write(endpoint: Endpoint, changes: StatePatch): Promise<void> {
+  write(endpoint: Endpoint, changes: StatePatch, refresh?: Refresh): Promise<StatePatch> {
     return new Promise((resolve, reject) => {
-      const write: PendingWrite = { endpoint, changes, resolve, reject };
+      const write: PendingWrite = { endpoint, changes, refresh, resolve, reject };
       const owner = endpoint.lifecycle.isReady ? endpoint.owner : undefined;
       if (!owner) {
         this.#alone(write);
@@ -106,7 +117,6 @@ export class StateWriter {
 
   /** One transaction, hosted by the devices' parent, for every write whose endpoint nobody else holds. */
   async #shared(owner: Endpoint, group: PendingWrite[]): Promise<void> {
-    if (group.length === 1) return this.#alone(group[0] as PendingWrite);
     const joined: PendingWrite[] = [];
     const held: PendingWrite[] = [];
     try {
@@ -115,10 +125,22 @@ export class StateWriter {
         markOrigin(transaction, "ha-state");
         await transaction.begin();
         for (const write of group) {
-          const behaviors = behaviorsOf(write.endpoint, agent.context, write.changes);
+          let behaviors = behaviorsOf(write.endpoint, agent.context, write.changes);
           if (behaviors.some((behavior) => lockedElsewhere(behavior, transaction))) {
             held.push(write);
             continue;
+          }
+          // Only for a free endpoint: the newest changes are taken against its committed state, which a command in
+          // flight is about to change (the held write then waits for the command with the changes it queued).
+          const newest = write.refresh?.();
+          if (newest) {
+            const fresh = behaviorsOf(write.endpoint, agent.context, newest);
+            if (fresh.some((behavior) => lockedElsewhere(behavior, transaction))) {
+              held.push(write);
+              continue;
+            }
+            write.changes = newest;
+            behaviors = fresh;
           }
           transaction.addResourcesSync(...behaviors);
           joined.push(write);
@@ -131,13 +153,13 @@ export class StateWriter {
       return;
     }
     if (joined.length > 0) this.#stats.shared++;
-    for (const write of joined) write.resolve();
+    for (const write of joined) write.resolve(write.changes);
     for (const write of held) this.#alone(write);
   }
 
   #alone(write: PendingWrite): void {
     this.#stats.alone++;
-    writeAlone(write.endpoint, write.changes).then(write.resolve, write.reject);
+    writeAlone(write.endpoint, write.changes).then(() => write.resolve(write.changes), write.reject);
   }
 }
 
