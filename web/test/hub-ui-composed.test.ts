@@ -234,7 +234,8 @@ describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { 
     await checkbox().uncheck();
     await page.getByTestId("save-bridge").click();
     await page.locator("h1", { hasText: "Composed" }).waitFor();
-    assert.equal(await composeDevices(), false);
+    // The form's own heading names the bridge too: wait for the stored setting, not for a heading.
+    await eventually(async () => (await composeDevices()) === false);
     // Off: every entity on its own, nothing carried.
     await eventually(async () => (await rows()).every((r) => r.composedInto === null && r.carries.length === 0));
     await row(MOTION).waitFor();
@@ -246,7 +247,7 @@ describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { 
     await checkbox().check();
     await page.getByTestId("save-bridge").click();
     await page.locator("h1", { hasText: "Composed" }).waitFor();
-    assert.equal(await composeDevices(), true);
+    await eventually(async () => (await composeDevices()) === true);
     await carries(MOTION)
       .filter({ hasText: /^\+ battery 64 %$/ })
       .waitFor({ timeout: 15_000 });
