@@ -8,7 +8,7 @@
  *                    [--heap] [--hub-only] [--verbose]
  *
  * --quick: small sizes and one repeat, every target still judged (a smoke run of every code path, not numbers to
- *          quote; 8.4 minutes on a quiet machine, issue 22 asks for under 8).
+ *          quote; 7.7 minutes on a quiet machine on 2026-11-27, issue 22 asks for under 8).
  * --runtime: `compiled` (default) measures the JavaScript `tsc` emits, as production runs it; `tsx` the sources.
  * --entities: start-up cases with these entities per bridge only (e.g. 500); memory-limit: its home's size.
  * --rates: load runs at these rates only (changes per second, e.g. 3000; portal-scale: sign-ups per second).
