@@ -196,12 +196,17 @@ function namesOf(patch: StatePatch): string[] {
  * newer call arrived (state-writer.ts `Refresh`): undefined when the newest state needs a rebuild (the later call
  * handles that), so the write keeps its own changes.
  */
-function newestChanges(endpoint: Endpoint, binding: EntityBinding, kind: DeviceKind, queue: UpdateQueue): StatePatch | undefined {
+function newestChanges(
+  endpoint: Endpoint,
+  binding: EntityBinding,
+  kind: DeviceKind,
+  queue: UpdateQueue,
+  serverMode: boolean,
+): StatePatch | undefined {
   if (!queue.snapshot) return undefined;
   const newest: EntityBinding = { ...binding, snapshot: queue.snapshot, companions: queue.companions ?? binding.companions };
   const context = contextOf(newest, kind);
   if (signatureOf(kind, context) !== signatures.get(binding)) return undefined;
-  const serverMode = !endpoint.behaviors.has(BridgedDeviceBasicInformationServer);
   return differences(endpoint, projection(newest, kind, serverMode), facetsOf(context.companions)).changes;
 }
 
@@ -257,15 +262,15 @@ export function updateDeviceEndpoint(
     const facets = rebuild ? [] : facetsOf(context.companions);
     const { changes, changed } = differences(endpoint, projection(binding, kind, serverMode), facets);
     let written = changed;
-    if (changed.length > 0) {
-      if (!writer) await writeAlone(endpoint, changes);
+    if (changed.length > 0 && !writer) await writeAlone(endpoint, changes);
+    else if (changed.length > 0 && writer) {
       // Events and facets that act on what changed see exactly what this call wrote: no refresh for them.
-      else if (kind.afterUpdate || facets.some((facet) => facet.afterUpdate)) await writer.write(endpoint, changes);
-      else {
-        const refresh = () => (queue.newest === ticket ? undefined : newestChanges(endpoint, binding, kind, queue));
-        const patch = await writer.write(endpoint, changes, refresh);
-        if (patch !== changes) written = namesOf(patch);
-      }
+      const refresh =
+        kind.afterUpdate || facets.some((facet) => facet.afterUpdate)
+          ? undefined
+          : () => (queue.newest === ticket ? undefined : newestChanges(endpoint, binding, kind, queue, serverMode));
+      const patch = await writer.write(endpoint, changes, refresh);
+      if (patch !== changes) written = namesOf(patch);
     }
     await kind.afterUpdate?.(endpoint, previous, snapshot);
     for (const facet of facets) await facet.afterUpdate?.(endpoint, changed);

@@ -176,7 +176,7 @@ describe("HA state writes share transactions per node and turn", () => {
 
   test("HA's on and off arriving together while a command holds the endpoint end at HA's off (a script that ran)", async () => {
     const writer = new StateWriter();
-    const light = extra[29] as Endpoint;
+    const light = extra[0] as Endpoint;
     let release = () => {};
     bridge.actions.hold = new Promise<void>((resolve) => {
       release = resolve;
@@ -185,8 +185,8 @@ describe("HA state writes share transactions per node and turn", () => {
     await waitUntil(() => bridge.actions.calls.length === 1);
     // The command has set OnOff in its own transaction, not yet committed; HA reports the run and its end at once.
     const updates = Promise.all([
-      updateDeviceEndpoint(light, snapshot("light.extra29", "on"), undefined, writer),
-      updateDeviceEndpoint(light, snapshot("light.extra29", "off"), undefined, writer),
+      updateDeviceEndpoint(light, snapshot("light.extra0", "on"), undefined, writer),
+      updateDeviceEndpoint(light, snapshot("light.extra0", "off"), undefined, writer),
     ]);
     release();
     await command;

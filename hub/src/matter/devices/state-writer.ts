@@ -124,9 +124,10 @@ export class StateWriter {
         const transaction = agent.context.transaction;
         markOrigin(transaction, "ha-state");
         await transaction.begin();
+        const busy = (behaviors: Behavior[]) => behaviors.some((behavior) => lockedElsewhere(behavior, transaction));
         for (const write of group) {
           let behaviors = behaviorsOf(write.endpoint, agent.context, write.changes);
-          if (behaviors.some((behavior) => lockedElsewhere(behavior, transaction))) {
+          if (busy(behaviors)) {
             held.push(write);
             continue;
           }
@@ -135,7 +136,7 @@ export class StateWriter {
           const newest = write.refresh?.();
           if (newest) {
             const fresh = behaviorsOf(write.endpoint, agent.context, newest);
-            if (fresh.some((behavior) => lockedElsewhere(behavior, transaction))) {
+            if (busy(fresh)) {
               held.push(write);
               continue;
             }
