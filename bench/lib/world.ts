@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NodeId } from "@matter/main";
+import { Matter } from "@matter/main/model";
 import type { HomeSnapshot } from "../../hub/src/home-assistant/types.ts";
 import { TestController } from "../../hub/test/support/matter-controller.ts";
 import { freeUdpPort } from "../../hub/test/support/matter-fixtures.ts";
@@ -267,8 +268,22 @@ export async function referenceReady(
   return lines.map(({ at, line }) => ({ at: at - subject.spawnedAt, line })).sort((a, b) => a.line.bridge - b.line.bridge);
 }
 
+/**
+ * The standard Matter model's cluster list, computed once in the driver process. matter.js 0.17's PairedNode builds
+ * a debug message for every attribute change it reports (`#handleNodeChange`, logged or not), and for a bridged
+ * endpoint that message looks the cluster up in `Matter.clusters`, a getter that walks the whole model on every
+ * call: at 3,000 changes/s that was 60 % of the driver's CPU, and the controller then acknowledged each report
+ * chunk late, so the drain measured the driver (docs/PERFORMANCE.md, "The driver's controller"). The standard model
+ * does not change at run time; the subjects are not touched.
+ */
+function cacheStandardClusters(): void {
+  const clusters = Matter.clusters;
+  Object.defineProperty(Matter, "clusters", { value: clusters, configurable: true });
+}
+
 /** A controller in the driver process with its own storage and port. */
 export async function startBenchController(): Promise<{ controller: TestController; close(): Promise<void> }> {
+  cacheStandardClusters();
   const storage = await tempFolder("controller");
   const controller = await TestController.start({
     storagePath: storage.path,
