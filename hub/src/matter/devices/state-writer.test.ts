@@ -51,7 +51,7 @@ describe("HA state writes share transactions per node and turn", () => {
     assert.deepEqual(writer.stats, { shared: 2, alone: 0 });
   });
 
-  test("a burst larger than a shared transaction takes: groups of 16, every value committed", async () => {
+  test("a burst larger than a shared transaction takes: groups of MAX_SHARED, every value committed", async () => {
     const writer = new StateWriter();
     const many = [...lights, ...extra];
     assert.ok(many.length > 2 * MAX_SHARED);
@@ -84,7 +84,7 @@ describe("HA state writes share transactions per node and turn", () => {
     writes.push(...second.map((light) => writer.write(light, { onOff: { onOff: true } })));
     await settle(writes);
     counting = false;
-    // 16 of the first frame, then its last 4 together with the second frame's 4: two groups, not three.
+    // MAX_SHARED of the first frame, then its last 4 together with the second frame's 4: two groups, not three.
     assert.deepEqual(writer.stats, { shared: 2, alone: 0 });
     const turns = (lights: Endpoint[]) => new Set(lights.map((light) => committedIn.get(light)));
     assert.equal(turns(first.slice(0, MAX_SHARED)).size, 1);

@@ -7,11 +7,12 @@
  * under an event storm writes then wait a few turns, and `updateDeviceEndpoint` lets the newest state of an
  * endpoint replace one still waiting.
  *
- * Why no more than 16 endpoints share one: matter.js 0.17 checks each participant joining a transaction against
+ * Why no more than 8 endpoints share one: matter.js 0.17 checks each participant joining a transaction against
  * every participant already in it by their `toString()` (Tx.addParticipants), so a transaction's cost grows with
  * the square of the behaviors it writes. Measured per write (dimmable lights, onOff + currentLevel): 16 endpoints per
- * transaction cost the same CPU as one transaction each; 100 took 2.3×, 400 took 4-6× (docs/PERFORMANCE.md, "Load at
- * 3,000 changes/s").
+ * transaction cost the same CPU as one transaction each; 100 took 2.3×, 400 took 4-6×. Under 3,000 changes/s groups
+ * of 8 held the event loop shorter than groups of 16 (event-loop p99 31-35 ms against 39-56 ms over five runs each)
+ * at about the same CPU (docs/PERFORMANCE.md, "3,000 changes/s, five runs per subject").
  *
  * What stays as it was:
  * - Per endpoint order: `updateDeviceEndpoint` queues each endpoint's updates and hands the next one in only after
@@ -33,7 +34,7 @@ type ActionContext = Parameters<Endpoint["agentFor"]>[0];
 type Behavior = ReturnType<Agent["get"]>;
 
 /** The most endpoints written in one shared transaction (see above). */
-export const MAX_SHARED = 16;
+export const MAX_SHARED = 8;
 
 /**
  * Called when a waiting write's group starts and the endpoint is free: the changes that bring it to the newest state
