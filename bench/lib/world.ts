@@ -273,8 +273,8 @@ export async function referenceReady(
  * a debug message for every attribute change it reports (`#handleNodeChange`, logged or not), and for a bridged
  * endpoint that message looks the cluster up in `Matter.clusters`, a getter that walks the whole model on every
  * call: at 3,000 changes/s that was 60 % of the driver's CPU, and the controller then acknowledged each report
- * chunk late, so the drain measured the driver (docs/PERFORMANCE.md, "The driver's controller"). The standard model
- * does not change at run time; the subjects are not touched.
+ * chunk late, so the drain measured the driver (docs/PERFORMANCE.md, "3,000 changes/s: groups of 8, and a driver
+ * that keeps up"). The standard model does not change at run time; the subjects are not touched.
  */
 function cacheStandardClusters(): void {
   const clusters = Matter.clusters;

@@ -12,7 +12,7 @@
  * the square of the behaviors it writes. Measured per write (dimmable lights, onOff + currentLevel): 16 endpoints per
  * transaction cost the same CPU as one transaction each; 100 took 2.3×, 400 took 4-6×. Under 3,000 changes/s groups
  * of 8 held the event loop shorter than groups of 16 (event-loop p99 31-35 ms against 39-56 ms over five runs each)
- * at about the same CPU (docs/PERFORMANCE.md, "3,000 changes/s, five runs per subject").
+ * at about the same CPU (docs/PERFORMANCE.md, "3,000 changes/s: groups of 8, and a driver that keeps up").
  *
  * What stays as it was:
  * - Per endpoint order: `updateDeviceEndpoint` queues each endpoint's updates and hands the next one in only after
