@@ -6,6 +6,10 @@ export interface AsyncState<T> {
   loading: boolean;
   /** Loads again; `quiet` keeps showing the current data meanwhile (no spinner). */
   reload(quiet?: boolean): void;
+  /**
+   * Puts in a value from elsewhere (a save's answer, a live push). It supersedes a load still in flight: that load
+   * was asked before this value existed, and its answer, arriving later, would overwrite newer data with older.
+   */
   setData(data: T | ((previous: T | undefined) => T)): void;
 }
 
@@ -21,20 +25,27 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unk
   const quietRef = useRef(false);
   const loadRef = useRef(load);
   loadRef.current = load;
+  const inFlight = useRef<AbortController | undefined>(undefined);
+  // The newest value, for `setData(previous => …)` between renders (a burst of live pushes in one task).
+  const latest = useRef<T | undefined>(undefined);
 
   useEffect(() => {
     const controller = new AbortController();
+    inFlight.current = controller;
     if (!quietRef.current) setLoading(true);
     quietRef.current = false;
     loadRef.current(controller.signal).then(
       (value) => {
         if (controller.signal.aborted) return;
+        inFlight.current = undefined;
+        latest.current = value;
         setData(() => value);
         setError(undefined);
         setLoading(false);
       },
       (failure: unknown) => {
         if (controller.signal.aborted) return;
+        inFlight.current = undefined;
         setError(failure instanceof Error ? failure : new Error(String(failure)));
         setLoading(false);
       },
@@ -46,7 +57,19 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unk
     quietRef.current = quiet;
     setTick((n) => n + 1);
   }, []);
-  return { data, error, loading, reload, setData: setData as AsyncState<T>["setData"] };
+  const put = useCallback((next: T | ((previous: T | undefined) => T)) => {
+    const value = typeof next === "function" ? (next as (previous: T | undefined) => T)(latest.current) : next;
+    latest.current = value;
+    // An update with nothing to apply to (`undefined`) leaves a first load alone: it is still what fills the page.
+    if (inFlight.current && value !== undefined) {
+      inFlight.current.abort();
+      inFlight.current = undefined;
+      setLoading(false);
+      setError(undefined);
+    }
+    setData(() => value);
+  }, []);
+  return { data, error, loading, reload, setData: put };
 }
 
 /** `value`, `ms` after it stopped changing. */
