@@ -7,6 +7,7 @@ import type { SecretBox } from "../crypto/secret-box.ts";
 import type { LoginLimits } from "../rate-limit/login-limits.ts";
 import type { AuthRepository, UserRow } from "./auth.repository.ts";
 import { DEVICE_TTL_MS, openDeviceCookie, sealDeviceCookie } from "./device-cookie.ts";
+import { OpenedCookies } from "./opened-cookies.ts";
 import { openCookie, SESSION_TTL_MS, sealCookie } from "./session-cookie.ts";
 
 /** The signed-in administrator as the API shows it. */
@@ -25,6 +26,10 @@ const hashSessionId = (sid: string) => createHash("sha256").update(sid).digest("
 /** Users, password checks and server-side sessions carried by an encrypted cookie. */
 export class AuthService {
   private dummyHash: Promise<string> | undefined;
+  private readonly opened = new OpenedCookies((cookie) => {
+    const payload = openCookie(this.box, cookie);
+    return payload && { exp: payload.exp, idHash: hashSessionId(payload.sid) };
+  });
 
   constructor(
     private readonly repository: AuthRepository,
@@ -146,10 +151,10 @@ export class AuthService {
 
   /** The user of a live session (cookie intact, not expired, not revoked), else undefined. */
   async authenticate(cookie: string): Promise<SessionUser | undefined> {
-    const payload = openCookie(this.box, cookie);
+    const opened = this.opened.get(cookie);
     const now = this.now();
-    if (!payload || payload.exp <= now) return undefined;
-    const found = await this.repository.findLiveSession(hashSessionId(payload.sid), new Date(now).toISOString());
+    if (!opened || opened.exp <= now) return undefined;
+    const found = await this.repository.findLiveSession(opened.idHash, new Date(now).toISOString());
     return found && toSessionUser(found.user);
   }
 
