@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { Kysely } from "kysely";
+import type { Kysely, KyselyPlugin } from "kysely";
 import { openTestDatabase } from "../../test/support/test-database.ts";
 import type { Database } from "./schema.ts";
 import { KeptRows, WriteGeneration } from "./write-generation.ts";
@@ -67,5 +67,29 @@ describe("kept rows", () => {
     assert.deepEqual([await again("c"), await again("a")], ["C", "a read again"]);
     assert.equal(await rows.get("gone", async () => undefined), undefined);
     assert.equal(await rows.get("gone", async () => "now there"), "now there");
+  });
+
+  it("answers the callers of one turn with one read, run after the last of them asked", async () => {
+    let reads = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        reads++;
+        return args.result;
+      },
+    };
+    const writes = new WriteGeneration(db.withPlugin(counting), "test-e");
+    const other = new WriteGeneration(db, "test-e");
+    const before = await writes.current();
+    reads = 0;
+    const together = await Promise.all([writes.current(), writes.current(), writes.current()]);
+    assert.deepEqual(together, [before, before, before]);
+    assert.equal(reads, 1, "three callers, one read");
+    // A caller that asks after a write committed counts it, whatever read the callers before it wait for.
+    const earlier = writes.current();
+    await other.around(async () => {});
+    const later = await writes.current();
+    assert.equal(later, before + 1);
+    assert.ok((await earlier) >= before);
   });
 });

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { CompiledQuery, Kysely } from "kysely";
 import { lockedTransaction } from "./dialect.ts";
 import type { Database } from "./schema.ts";
 
@@ -11,12 +11,6 @@ export const GENERATIONS = {
   servers: "servers",
   tokens: (serverId: string) => `tokens:${serverId}`,
 } as const;
-
-/** The current value of a shared generation (0 before its first write). */
-export async function readGeneration(db: Kysely<Database>, name: string): Promise<number> {
-  const row = await db.selectFrom("shared_generations").select("value").where("name", "=", name).executeTakeFirst();
-  return row ? Number(row.value) : 0;
-}
 
 /** Moves a shared generation by one (creating it), in `db`, which may be the transaction of the write it stands for. */
 export async function bumpGeneration(db: Kysely<Database>, name: string): Promise<void> {
@@ -35,14 +29,51 @@ export async function bumpGeneration(db: Kysely<Database>, name: string): Promis
  * any instance. Shared between repositories when more than one writes the same table.
  */
 export class WriteGeneration {
+  /**
+   * The read, compiled once: it runs on every admin request (sessions, servers, token lists), and Kysely builds and
+   * compiles a query anew on each call, three times the cost of running it (docs/PERFORMANCE.md, "Portal token
+   * list, closed loop").
+   */
+  readonly #read: CompiledQuery<{ value: number | string }>;
+
   constructor(
     private readonly db: Kysely<Database>,
     readonly name: string,
-  ) {}
+  ) {
+    this.#read = db.selectFrom("shared_generations").select("value").where("name", "=", name).compile();
+  }
 
-  /** The count now, as committed. */
+  /** Callers waiting for the read that runs at the end of this turn of the event loop. */
+  #asking: { resolve: (count: number) => void; reject: (error: unknown) => void }[] | undefined;
+
+  /**
+   * The count now, as committed. Every caller of one turn of the event loop (the admin requests that arrived together)
+   * shares one read, run after the last of them asked (setImmediate): each still gets a count read after it asked,
+   * so a write committed before any of them asked is seen by all. Under 50 concurrent admin clients this is one query
+   * per turn instead of one per request.
+   */
   current(): Promise<number> {
-    return readGeneration(this.db, this.name);
+    return new Promise((resolve, reject) => {
+      if (this.#asking) {
+        this.#asking.push({ resolve, reject });
+        return;
+      }
+      const asking = [{ resolve, reject }];
+      this.#asking = asking;
+      setImmediate(() => {
+        // Closed before the read starts: a caller from now on waits for a read that starts after it.
+        this.#asking = undefined;
+        this.db.executeQuery(this.#read).then(
+          ({ rows }) => {
+            const count = rows[0] ? Number(rows[0].value) : 0;
+            for (const caller of asking) caller.resolve(count);
+          },
+          (error: unknown) => {
+            for (const caller of asking) caller.reject(error);
+          },
+        );
+      });
+    });
   }
 
   /**

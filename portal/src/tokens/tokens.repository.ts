@@ -1,11 +1,14 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, TokenMetadataTable } from "../db/schema.ts";
-import { bumpGeneration, GENERATIONS, readGeneration } from "../db/write-generation.ts";
+import { bumpGeneration, GENERATIONS, WriteGeneration } from "../db/write-generation.ts";
 
 export type TokenMetadataRow = Selectable<TokenMetadataTable>;
 
 /** Local metadata of registration tokens, keyed by (server, token string). */
 export class TokensRepository {
+  /** Each server's count of token changes, its read compiled once (at most 1,000 servers' kept; then afresh). */
+  readonly #changes = new Map<string, WriteGeneration>();
+
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
@@ -13,7 +16,13 @@ export class TokensRepository {
    * memory that was loaded at another count may be older than a change and is not used (tokens.service.ts).
    */
   changes(serverId: string): Promise<number> {
-    return readGeneration(this.db, GENERATIONS.tokens(serverId));
+    let count = this.#changes.get(serverId);
+    if (!count) {
+      if (this.#changes.size >= 1_000) this.#changes.clear();
+      count = new WriteGeneration(this.db, GENERATIONS.tokens(serverId));
+      this.#changes.set(serverId, count);
+    }
+    return count.current();
   }
 
   /** Counts a change of a server's tokens (made on the homeserver: a token write, a sign-up). */
