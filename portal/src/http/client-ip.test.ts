@@ -41,6 +41,21 @@ describe("client IP and origin", () => {
     assert.deepEqual(origin, { ip: "198.51.100.1", host: "portal.example.org", secure: true });
   });
 
+  it("says a request over HTTPS is secure, and one over HTTP is not, without a proxy", async () => {
+    assert.equal((await resolve([], "203.0.113.9", {}, "https://portal.test/x")).secure, true);
+    assert.equal((await resolve([], "203.0.113.9", {}, "http://portal.test/x")).secure, false);
+  });
+
+  it("answers the same for a trusted address on every request (the answers it keeps)", async () => {
+    const originOf = createOriginResolver(["10.0.0.0/8"]);
+    for (let i = 0; i < 3; i++) {
+      const origin = await resolve([], "10.1.2.3", { "x-forwarded-for": "198.51.100.1" }, undefined, originOf);
+      assert.equal(origin.ip, "198.51.100.1");
+      const direct = await resolve([], "198.51.100.1", { "x-forwarded-for": "10.9.9.9" }, undefined, originOf);
+      assert.equal(direct.ip, "198.51.100.1", "an untrusted peer stays untrusted");
+    }
+  });
+
   it("stops at a malformed hop and keeps the last address it could trust", async () => {
     const origin = await resolve(["127.0.0.1"], "127.0.0.1", { "x-forwarded-for": "not-an-ip" });
     assert.equal(origin.ip, "127.0.0.1");

@@ -58,9 +58,18 @@ export function createOriginResolver(
   onUntrustedProxy?: (peer: string, header: string) => void,
 ): (c: Context) => RequestOrigin {
   const trusted = toBlockList(trustedProxies);
+  // Answers kept by address: the check builds a SocketAddress each time (a twentieth of a cheap admin request's
+  // CPU), and a few peers ask it on every request. Bounded, since X-Forwarded-For hops are the client's to choose.
+  const answers = new Map<string, boolean>();
   const isTrusted = (ip: string) => {
-    const family = isIP(ip);
-    return family !== 0 && trusted.check(ip, family === 6 ? "ipv6" : "ipv4");
+    let answer = answers.get(ip);
+    if (answer === undefined) {
+      const family = isIP(ip);
+      answer = family !== 0 && trusted.check(ip, family === 6 ? "ipv6" : "ipv4");
+      if (answers.size >= 1_000) answers.clear();
+      answers.set(ip, answer);
+    }
+    return answer;
   };
   let watching = onUntrustedProxy !== undefined;
   return (c) => {
@@ -71,7 +80,8 @@ export function createOriginResolver(
       // Not served by @hono/node-server (app.request in a unit test): no socket to read.
     }
     const host = (c.req.header("host") ?? "").toLowerCase();
-    const secure = new URL(c.req.url).protocol === "https:";
+    // The URL the server built from the socket: its scheme is all that is needed here, no parse.
+    const secure = c.req.url.startsWith("https:");
     if (!isTrusted(peer)) {
       const header = watching ? FORWARDING_HEADERS.find((name) => c.req.header(name) !== undefined) : undefined;
       if (header !== undefined) {
