@@ -7,9 +7,12 @@
  *
  * What is compared is the cost per exposed endpoint: CPU time until running, heap and RSS, each minus the same
  * quantity of a hub whose bridge has no endpoint (an empty home, the process's fixed cost), divided by the
- * endpoints. The target, composed within 10 % of today's, is checked on every run on the CPU time and the live
- * heap after a forced GC (after start and once subscribed); wall time and RSS are shown without a verdict, for the
- * reasons the start-up rows give (docs/PERFORMANCE.md "Start-up linearity", "RSS slope").
+ * endpoints. The target, composed within 10 % of today's, is checked on every run where each measure can be judged
+ * (docs/PERFORMANCE.md "Composed devices against today's endpoints"): the live heap after a forced GC (after start
+ * and once subscribed) on the demo home, the home issue 19 names, whose repeats agree within 0.4 MB; the CPU time
+ * until running on the generated home, whose 401 endpoints give seconds of signal where the demo home's 110 give
+ * less than the empty hub's own start and scatter by a quarter. The other rows, wall time and RSS are shown without a
+ * verdict, for the reasons the start-up rows give ("Start-up linearity", "RSS slope").
  */
 import { runJob } from "../lib/jobs.ts";
 import { type Row, row } from "../lib/report.ts";
@@ -101,24 +104,31 @@ const endpointsOf = (results: StartupResult[]) => med(results, (r) => r.devices.
 /** Rows: endpoints, then per endpoint (minus the empty bridge) composed against today's, with the 10 % verdicts. */
 export function compositionRows({ empty, runs }: CompositionRuns): Row[] {
   const rows: Row[] = [];
-  const measures: { metric: string; unit: string; per: number; pick: Measure; verdict: boolean }[] = [
-    { metric: "CPU time until running", unit: "ms", per: 1, pick: (r) => r.readyCpuMs, verdict: true },
-    { metric: "heap after start + GC", unit: "KB", per: 1024, pick: (r) => r.memory.startGc.heapUsed / 1024, verdict: true },
+  /** `judgedOn`: the homes whose row carries the 10 % verdict (see the file's comment); none for the others. */
+  const measures: { metric: string; unit: string; per: number; pick: Measure; judgedOn: Case["home"][] }[] = [
+    { metric: "CPU time until running", unit: "ms", per: 1, pick: (r) => r.readyCpuMs, judgedOn: ["generated"] },
+    {
+      metric: "heap after start + GC",
+      unit: "KB",
+      per: 1024,
+      pick: (r) => r.memory.startGc.heapUsed / 1024,
+      judgedOn: ["demo"],
+    },
     {
       metric: "heap subscribed + GC",
       unit: "KB",
       per: 1024,
       pick: (r) => (r.memory.subscribedGc ? r.memory.subscribedGc.heapUsed / 1024 : undefined),
-      verdict: true,
+      judgedOn: ["demo"],
     },
-    { metric: "start → running (wall)", unit: "ms", per: 1, pick: (r) => r.allReadyMs, verdict: false },
-    { metric: "RSS after start", unit: "KB", per: 1024, pick: (r) => r.memory.start.rss / 1024, verdict: false },
+    { metric: "start → running (wall)", unit: "ms", per: 1, pick: (r) => r.allReadyMs, judgedOn: [] },
+    { metric: "RSS after start", unit: "KB", per: 1024, pick: (r) => r.memory.start.rss / 1024, judgedOn: [] },
     {
       metric: "RSS subscribed + GC",
       unit: "KB",
       per: 1024,
       pick: (r) => (r.memory.subscribedGc ? r.memory.subscribedGc.rss / 1024 : undefined),
-      verdict: false,
+      judgedOn: [],
     },
   ];
   for (const { case: c, today, composed } of runs) {
@@ -131,7 +141,7 @@ export function compositionRows({ empty, runs }: CompositionRuns): Row[] {
       const composedPer = per(composed, endpoints.composed);
       const todayPer = per(today, endpoints.today);
       const target =
-        m.verdict && Number.isFinite(composedPer) && Number.isFinite(todayPer)
+        m.judgedOn.includes(c.home) && Number.isFinite(composedPer) && Number.isFinite(todayPer)
           ? { text: `≤ ${TARGET.toFixed(2)}× today's per endpoint`, pass: composedPer <= TARGET * todayPer }
           : undefined;
       rows.push(row("startup", kase, `${m.metric} per endpoint, minus empty bridge`, m.unit, composedPer, todayPer, target));
