@@ -92,9 +92,10 @@ export class WriteGeneration {
 
 /**
  * Rows of one table kept in memory by key, valid while the table's {@link WriteGeneration} stands where it stood before
- * they were read: each lookup reads the count (one primary-key read, cheaper than the rows it saves) and empties
- * the kept rows when it moved. Exact across instances: a kept row is used only while no write has committed since
- * before it was read. At most `max` rows (past that the set starts afresh: it only guards against a flood of keys).
+ * they were read: each lookup reads the count (one primary-key read, shared by the lookups of one event-loop turn,
+ * cheaper than the rows it saves) and empties the kept rows when it moved. Exact across instances: a kept row is used
+ * only while no write has committed since before it was read. At most `max` rows (past that the set starts afresh:
+ * it only guards against a flood of keys).
  */
 export class KeptRows<V> {
   readonly #rows = new Map<string, V>();
