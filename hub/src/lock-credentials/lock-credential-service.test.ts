@@ -30,7 +30,9 @@ describe("LockCredentialService", () => {
   });
   afterEach(async () => {
     assert.ok(!logs.lines().some((line) => line.includes(PIN)), "the PIN is never logged");
-    await rm(dataDir, { recursive: true, force: true });
+    // A usage save from the test's last PIN check may still be renaming its temporary file into place: retry the
+    // removal until that write has finished (it failed once in CI-like load with ENOTEMPTY).
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
   });
 
   test("stores only a salted scrypt hash, in a 0600 file, and never shows it", async () => {
