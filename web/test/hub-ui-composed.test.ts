@@ -205,18 +205,20 @@ describe("hub UI: composed devices (demo home, real hub, headless Chromium)", { 
     assert.equal(await editor.getByLabel("Expose on its own").isChecked(), true);
     await editor.getByLabel("Expose on its own").uncheck();
     // After a save the list reads the devices again; that answer can leave the hub before the bridge recomposes and
-    // reach the page after the hub's live snapshot of the recomposed bridge (it did in CI). Played here on every run:
-    // the re-read answers the list as it was before the save, late. The newer snapshot must stay on screen.
+    // reach the page after the hub's live snapshot of the recomposed bridge (it did in CI). The re-read's answer is
+    // held back here, as the hub gave it, so that it lands after the snapshot whenever it was asked before the
+    // recompose: the newer snapshot must stay on screen. (Answering it with the list from before the save would be
+    // wrong when the page asks only after the snapshot came: then the hub answers the new list.)
     const reread = "**/api/matter/bridges/*/devices";
-    const before = (await world.api("GET", `/api/matter/bridges/${bridgeId}/devices`)).body;
     let delivered!: () => void;
     const heldBack = new Promise<void>((resolve) => {
       delivered = resolve;
     });
     await page.route(reread, async (route) => {
       try {
+        const response = await route.fetch();
         await new Promise((resolve) => setTimeout(resolve, 500));
-        await route.fulfill({ json: before });
+        await route.fulfill({ response });
       } catch {
         // the page gave up on the request (superseded by the snapshot): nothing to deliver
       } finally {
