@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { BoundedMemo } from "../../../lib/bounded-memo.ts";
 import { HttpError } from "../../../lib/http-error.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { LoginAudit } from "../audit/login-audit.ts";
@@ -7,7 +8,6 @@ import type { SecretBox } from "../crypto/secret-box.ts";
 import type { LoginLimits } from "../rate-limit/login-limits.ts";
 import type { AuthRepository, UserRow } from "./auth.repository.ts";
 import { DEVICE_TTL_MS, openDeviceCookie, sealDeviceCookie } from "./device-cookie.ts";
-import { OpenedCookies } from "./opened-cookies.ts";
 import { openCookie, SESSION_TTL_MS, sealCookie } from "./session-cookie.ts";
 
 /** The signed-in administrator as the API shows it. */
@@ -26,10 +26,17 @@ const hashSessionId = (sid: string) => createHash("sha256").update(sid).digest("
 /** Users, password checks and server-side sessions carried by an encrypted cookie. */
 export class AuthService {
   private dummyHash: Promise<string> | undefined;
-  private readonly opened = new OpenedCookies((cookie) => {
+  /**
+   * Session cookies once opened, by exact value: opening one (AES-256-GCM, its JSON, the SHA-256 of the session id)
+   * was a sixth of a token-list request's CPU (docs/PERFORMANCE.md, "Portal token list, closed loop"). A value always
+   * opens to the same payload under the same key; expiry and revocation are still checked on every request. Forged
+   * values do not open, so they are not kept.
+   */
+  private readonly opened = new BoundedMemo<string, { exp: number; idHash: string }>();
+  private readonly openSession = (cookie: string) => {
     const payload = openCookie(this.box, cookie);
     return payload && { exp: payload.exp, idHash: hashSessionId(payload.sid) };
-  });
+  };
 
   constructor(
     private readonly repository: AuthRepository,
@@ -151,7 +158,7 @@ export class AuthService {
 
   /** The user of a live session (cookie intact, not expired, not revoked), else undefined. */
   async authenticate(cookie: string): Promise<SessionUser | undefined> {
-    const opened = this.opened.get(cookie);
+    const opened = this.opened.get(cookie, this.openSession);
     const now = this.now();
     if (!opened || opened.exp <= now) return undefined;
     const found = await this.repository.findLiveSession(opened.idHash, new Date(now).toISOString());

@@ -1,6 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import { BoundedMemo } from "../../../lib/bounded-memo.ts";
 import type { Logger } from "../../../lib/logger.ts";
 
 /** Where a request came from, after the trusted-proxy rules. */
@@ -60,17 +61,12 @@ export function createOriginResolver(
   const trusted = toBlockList(trustedProxies);
   // Answers kept by address: the check builds a SocketAddress each time (a twentieth of a cheap admin request's
   // CPU), and a few peers ask it on every request. Bounded, since X-Forwarded-For hops are the client's to choose.
-  const answers = new Map<string, boolean>();
-  const isTrusted = (ip: string) => {
-    let answer = answers.get(ip);
-    if (answer === undefined) {
-      const family = isIP(ip);
-      answer = family !== 0 && trusted.check(ip, family === 6 ? "ipv6" : "ipv4");
-      if (answers.size >= 1_000) answers.clear();
-      answers.set(ip, answer);
-    }
-    return answer;
+  const answers = new BoundedMemo<string, boolean>();
+  const check = (ip: string) => {
+    const family = isIP(ip);
+    return family !== 0 && trusted.check(ip, family === 6 ? "ipv6" : "ipv4");
   };
+  const isTrusted = (ip: string) => answers.get(ip, check);
   let watching = onUntrustedProxy !== undefined;
   return (c) => {
     let peer = "unknown";

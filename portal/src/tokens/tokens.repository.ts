@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import { BoundedMemo } from "../../../lib/bounded-memo.ts";
 import type { Database, TokenMetadataTable } from "../db/schema.ts";
 import { bumpGeneration, GENERATIONS, WriteGeneration } from "../db/write-generation.ts";
 
@@ -7,7 +8,7 @@ export type TokenMetadataRow = Selectable<TokenMetadataTable>;
 /** Local metadata of registration tokens, keyed by (server, token string). */
 export class TokensRepository {
   /** Each server's count of token changes, its read compiled once (at most 1,000 servers' kept; then afresh). */
-  readonly #changes = new Map<string, WriteGeneration>();
+  readonly #changes = new BoundedMemo<string, WriteGeneration>();
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -16,12 +17,7 @@ export class TokensRepository {
    * memory that was loaded at another count may be older than a change and is not used (tokens.service.ts).
    */
   changes(serverId: string): Promise<number> {
-    let count = this.#changes.get(serverId);
-    if (!count) {
-      if (this.#changes.size >= 1_000) this.#changes.clear();
-      count = new WriteGeneration(this.db, GENERATIONS.tokens(serverId));
-      this.#changes.set(serverId, count);
-    }
+    const count = this.#changes.get(serverId, (id) => new WriteGeneration(this.db, GENERATIONS.tokens(id)));
     return count.current();
   }
 
